@@ -1,0 +1,126 @@
+"""What an adapter under test is, and how the harness finds one.
+
+An adapter is any object. It offers one or more *capabilities*, each a small
+set of methods over plain-JSON neutral shapes, so the same contract can talk to
+a Python object or to a bridge process:
+
+``codec``
+    ``serialize_message(message) -> dict``: a neutral message (below) to the
+    OpenAI-compatible wire JSON of one chat message.
+    ``parse_stream(body: bytes) -> dict``: a raw SSE response body to a neutral
+    response ``{"content": str, "reasoning": str, "tool_calls": [{"id", "name",
+    "arguments"}], "finish_reason": str | None, "usage": dict | None}``; tool
+    call arguments stay the raw string the provider streamed.
+
+``kernel``
+    ``run_turn(user_input, model, tools) -> dict``: run one agent turn in which
+    ``model`` (a :class:`harness.scripted.ScriptedModel`) plays the LLM and
+    ``tools`` (:class:`harness.scripted.ScriptedTool`) the tools. Returns
+    ``{"events": [persisted event, ...], "requests": [wire request body, ...]}``.
+    ``render_history(events) -> list[dict]``: persisted events back to the wire
+    messages the next request would carry.
+
+A neutral message is ``{"role", "content", "reasoning", "tool_calls",
+"tool_call_id"}``: ``reasoning`` is ``None`` or a string; ``tool_calls`` is a
+list of ``{"id", "name", "arguments"}`` with ``arguments`` a JSON string.
+
+A persisted event is ``{"input", "response", "reasoning", "tool_calls",
+"tool_results", "tools_used", "timestamp"}`` with ``tool_results`` a list of
+``{"tool_call_id", "content"}``.
+
+An adapter may name its capabilities in a ``capabilities`` attribute; without
+one they are inferred from the methods it has. Either way every named
+capability must be fully implemented.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+ENV_VAR = "HARNESS_ADAPTER"
+DEFAULT_SPEC = "harness.reference:adapter"
+
+
+@runtime_checkable
+class Codec(Protocol):
+    def serialize_message(self, message: dict) -> dict: ...
+
+    def parse_stream(self, body: bytes) -> dict: ...
+
+
+@runtime_checkable
+class Kernel(Protocol):
+    def run_turn(self, user_input: str, model: Any, tools: list) -> dict: ...
+
+    def render_history(self, events: list[dict]) -> list[dict]: ...
+
+
+CAPABILITIES: dict[str, type] = {"codec": Codec, "kernel": Kernel}
+
+
+class AdapterError(Exception):
+    """The adapter spec cannot be loaded or the adapter misdeclares itself."""
+
+
+@dataclass(frozen=True)
+class LoadedAdapter:
+    """The adapter under test, its name and the capabilities it offers."""
+
+    spec: str
+    obj: Any
+    capabilities: frozenset[str]
+
+    @property
+    def name(self) -> str:
+        return getattr(self.obj, "name", None) or self.spec
+
+    def describe(self) -> str:
+        caps = ", ".join(sorted(self.capabilities)) or "none"
+        return f"{self.name} ({self.spec}) capabilities: {caps}"
+
+
+def capabilities_of(obj: Any) -> frozenset[str]:
+    declared = getattr(obj, "capabilities", None)
+    if declared is None:
+        return frozenset(c for c, proto in CAPABILITIES.items() if isinstance(obj, proto))
+    declared = frozenset(declared)
+    unknown = declared - CAPABILITIES.keys()
+    if unknown:
+        raise AdapterError(
+            f"adapter declares unknown capabilities {sorted(unknown)}; known: {sorted(CAPABILITIES)}"
+        )
+    for cap in sorted(declared):
+        proto = CAPABILITIES[cap]
+        if not isinstance(obj, proto):
+            missing = [m for m in _protocol_methods(proto) if not callable(getattr(obj, m, None))]
+            raise AdapterError(f"adapter declares capability {cap!r} but lacks {', '.join(missing)}")
+    return declared
+
+
+def _protocol_methods(proto: type) -> list[str]:
+    return [name for name in vars(proto) if not name.startswith("_")]
+
+
+def resolve_spec(cli_value: str | None) -> str:
+    """The option wins over the environment; the reference is the default."""
+    return cli_value or os.environ.get(ENV_VAR) or DEFAULT_SPEC
+
+
+def load_adapter(spec: str) -> LoadedAdapter:
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise AdapterError(f"adapter spec {spec!r} must look like 'package.module:attribute'")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise AdapterError(f"adapter spec {spec!r}: cannot import {module_name!r}: {exc}") from exc
+    obj: Any = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise AdapterError(f"adapter spec {spec!r}: {module_name!r} has no attribute {attr!r}") from None
+    return LoadedAdapter(spec=spec, obj=obj, capabilities=capabilities_of(obj))

@@ -1,0 +1,64 @@
+"""The ``harness`` command line."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from harness import profiles
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="harness", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    check = sub.add_parser("check", help="run the contracts against an adapter")
+    check.add_argument("--adapter", metavar="MODULE:ATTR", help="adapter under test (default: the reference)")
+    check.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
+    check.add_argument(
+        "--hypothesis-profile", default=profiles.DEFAULT_PROFILE, choices=sorted(profiles.PROFILES)
+    )
+    check.add_argument("-v", "--verbose", action="store_true", help="show every contract's message")
+
+    for name, help_text in (
+        ("mutate", "re-apply known bugs in isolated copies and check the contracts catch each one"),
+        ("gate", "baseline plus every known bug: the CI regression gate"),
+    ):
+        cmd = sub.add_parser(name, help=help_text)
+        if name == "mutate":
+            cmd.add_argument("--only", nargs="+", metavar="ID", help="run only these known bugs")
+        cmd.add_argument("--config", type=Path, metavar="PATH", help="catalogue (default: the bundled mutants.toml)")
+        cmd.add_argument("--report-dir", type=Path, metavar="DIR", help="write JSON, JUnit and Markdown reports here")
+        cmd.add_argument("--shard", type=_shard, metavar="K/N", help="run a deterministic slice for CI matrices")
+        cmd.add_argument("--jobs", type=_positive, metavar="N", help="parallel mutant runs (default: all cores)")
+        cmd.add_argument("--timeout", type=float, metavar="SECONDS", help="per-mutant budget (default: from baseline)")
+    return parser
+
+
+def _shard(value: str) -> str:
+    from harness.mutation.runner import parse_shard
+
+    try:
+        return parse_shard(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _positive(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
+    return int(value)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "check":
+        from harness.check import run_check
+
+        return run_check(args.adapter, args.hypothesis_profile, args.junitxml, args.verbose)
+    if args.command in ("mutate", "gate"):
+        from harness.mutation.command import run_known_bugs
+
+        only = getattr(args, "only", None)
+        return run_known_bugs(args.config, only, args.report_dir, args.shard, args.jobs, args.timeout)
+    raise AssertionError(f"unhandled command {args.command}")

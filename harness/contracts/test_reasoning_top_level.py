@@ -1,0 +1,65 @@
+"""Contract: ``reasoning_content`` is a top-level field of the assistant message.
+
+Incident: a DeepSeek-backed agent kernel lost every round's reasoning on its
+way back to the provider (seed 000). In thinking mode with tools the provider
+requires each earlier assistant turn to carry its reasoning, and it looks for
+it in exactly one place: a ``reasoning_content`` key beside ``content``.
+
+Rule: serializing an assistant message with reasoning yields
+``reasoning_content`` at the top level, equal to the input, with ``content``
+untouched; the same holds when the message carries ``tool_calls``.
+
+Production fingerprint: every request after a tool round fails with HTTP 400
+"The reasoning_content in the thinking mode must be passed back to the API."
+"""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+CALL = {"id": "call_invoice", "name": "sql_query", "arguments": '{"sql":"select * from invoice"}'}
+
+
+def _assistant(content, reasoning, tool_calls=()):
+    return {"role": "assistant", "content": content, "reasoning": reasoning, "tool_calls": list(tool_calls)}
+
+
+def _check_top_level(codec, message):
+    wire = codec.serialize_message(message)
+    assert "reasoning_content" in wire, (
+        f"expected a top-level 'reasoning_content' key, got keys {sorted(wire)} for input {message!r}"
+    )
+    assert wire["reasoning_content"] == message["reasoning"], (
+        f"reasoning_content={wire['reasoning_content']!r}, but should equal the input reasoning "
+        f"{message['reasoning']!r}"
+    )
+    return wire
+
+
+def test_reasoning_is_top_level_beside_content(codec):
+    message = _assistant("The invoice was issued on the 12th.", "They asked about billing, not orders.")
+    wire = _check_top_level(codec, message)
+    assert wire["content"] == message["content"], (
+        f"content={wire['content']!r}, but should be the untouched text {message['content']!r} "
+        "(reasoning must not leak into it)"
+    )
+
+
+def test_reasoning_is_top_level_with_tool_calls(codec):
+    message = _assistant(None, "Need the invoice table first.", [CALL])
+    wire = _check_top_level(codec, message)
+    calls = wire.get("tool_calls") or []
+    assert [c.get("id") for c in calls] == [CALL["id"]], (
+        f"tool_calls ids={[c.get('id') for c in calls]}, expected {[CALL['id']]} for input {message!r}"
+    )
+    assert wire.get("content") is None, (
+        f"content={wire.get('content')!r}, expected null on a tool-calls-only message carrying reasoning"
+    )
+
+
+@given(content=st.text(min_size=1), reasoning=st.text(min_size=1))
+def test_any_reasoning_round_trips_verbatim(codec, content, reasoning):
+    message = _assistant(content, reasoning)
+    wire = _check_top_level(codec, message)
+    assert wire["content"] == content, (
+        f"content={wire['content']!r}, expected {content!r} unchanged for reasoning {reasoning!r}"
+    )

@@ -1,0 +1,152 @@
+"""Contract: a streamed tool-call fragment belongs to the call its upstream ``index`` names.
+
+Incident: a client joined parallel streamed tool calls by each fragment's
+position in the chunk's ``tool_calls`` list (``accs[i]``) instead of the
+fragment's ``index`` field (seed 001). Providers stream each call's arguments
+over many chunks, one fragment per chunk, so that position is always 0: every
+argument piece of every call landed on the first call, and the others were
+left with nothing. Tools then ran without their arguments, and the agent
+seemed to forget what it had just decided to do.
+
+Rule: fragments are grouped by their upstream ``index``, never by where they
+sit in a chunk; a call's arguments are its own pieces joined in arrival order,
+whatever the other calls stream in between.
+
+Production fingerprint: a response with 12 parallel calls of which 11 came
+back with empty arguments, seen as exactly 12 "empty arguments" warnings per
+response (the first call's concatenated text is not valid JSON either).
+"""
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+def _sse(chunks: list[list[dict]]) -> bytes:
+    """One ``data:`` event per chunk (each a ``tool_calls`` list), a tool-calls finish, then ``[DONE]``."""
+    events = [{"choices": [{"index": 0, "delta": {"tool_calls": c}, "finish_reason": None}]} for c in chunks]
+    events.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    return "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode() + b"data: [DONE]\n\n"
+
+
+def _first(index: int, cid: str, name: str, arguments: str) -> dict:
+    return {"index": index, "id": cid, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def _later(index: int, arguments: str, nulls: bool = False) -> dict:
+    if nulls:  # how SDK dumps spell the keys a wire fragment leaves out
+        return {"index": index, "id": None, "type": None, "function": {"name": None, "arguments": arguments}}
+    return {"index": index, "function": {"arguments": arguments}}
+
+
+def _problems(calls: list[dict], expected: list[tuple[str, str, str]]) -> list[str]:
+    """Every way ``calls`` differs from ``expected`` (id, name, arguments), matched by id."""
+    n = len(calls)
+    problems = []
+    if n != len(expected):
+        problems.append(f"expected {len(expected)} calls, got {n}: ids {[c.get('id') for c in calls]!r}")
+    by_id = {}
+    for call in calls:
+        by_id.setdefault(call.get("id"), call)
+    for cid, name, want in expected:
+        call = by_id.get(cid)
+        if call is None:
+            problems.append(f"call {cid} ({name}): missing; {n} calls in stream")
+            continue
+        if call.get("name") != name:
+            problems.append(f"call {cid}: name={call.get('name')!r}, expected {name!r}; {n} calls in stream")
+        got = call.get("arguments")
+        if got != want:
+            problems.append(f"call {cid} ({name}): arguments={got!r}, expected {want!r}; {n} calls in stream")
+    return problems
+
+
+def _check(codec, chunks: list[list[dict]], expected: list[tuple[str, str, str]], what: str) -> None:
+    calls = codec.parse_stream(_sse(chunks))["tool_calls"]
+    problems = _problems(calls, expected)
+    assert not problems, f"{what}: {len(problems)} problem(s):\n  " + "\n  ".join(problems)
+
+
+def test_parallel_calls_keep_their_own_arguments(codec):
+    expected = [("call_0", "a_tool", '{"days":7}'), ("call_1", "b_tool", "{}"), ("call_2", "c_tool", '{"q":"x"}')]
+    chunks = [[_first(index, cid, name, args)] for index, (cid, name, args) in enumerate(expected)]
+    _check(codec, chunks, expected, "3 parallel calls, one chunk each, indices 0/1/2")
+
+
+def test_split_arguments_are_joined_by_index(codec):
+    chunks = [
+        [_first(0, "call_a", "a_tool", '{"x":1}')],
+        [_first(1, "call_b", "b_tool", '{"y":')],
+        [_later(1, "2}")],
+    ]
+    expected = [("call_a", "a_tool", '{"x":1}'), ("call_b", "b_tool", '{"y":2}')]
+    _check(codec, chunks, expected, "call_b's arguments split over two chunks, the second carrying only index+arguments")
+
+
+def test_twelve_parallel_calls_of_the_incident(codec):
+    expected = [(f"call_{k:02d}", f"tool_{k}", json.dumps({"city": f"City {k}", "days": k})) for k in range(12)]
+    chunks = []
+    for index, (cid, name, args) in enumerate(expected):
+        # As providers stream them: the opening fragment, then the arguments in three pieces.
+        third = len(args) // 3
+        chunks.append([_first(index, cid, name, "")])
+        chunks += [[_later(index, args[:third])], [_later(index, args[third : 2 * third])], [_later(index, args[2 * third :])]]
+    _check(codec, chunks, expected, "12 parallel calls, arguments in 3 chunks each, one fragment per chunk")
+
+
+_json_scalar = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8)
+)
+_json_value = st.recursive(
+    _json_scalar,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+_json_object = st.dictionaries(st.text(max_size=6), _json_value, max_size=3)
+_stem = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_-", min_size=1, max_size=8)
+
+
+def _pieces(draw, text: str) -> list[str]:
+    """``text`` cut at any characters; the first piece may be empty, as opening fragments often are."""
+    cuts = sorted(set(draw(st.lists(st.integers(0, len(text)), max_size=4))))
+    bounds = [0, *cuts, len(text)]
+    return [text[a:b] for a, b in zip(bounds, bounds[1:]) if b > a or a == 0]
+
+
+@st.composite
+def _parallel_streams(draw):
+    """Calls (id, name, arguments) and the fragment chunks that stream them, interleaved."""
+    n = draw(st.integers(1, 8))
+    # Distinct by construction; the drawn stems vary what ids and names look like.
+    ids = [f"{draw(_stem)}{k}" for k in range(n)]
+    names = [f"{draw(_stem)}_{k}" for k in range(n)]
+    ascii_only = draw(st.booleans())
+    arguments = [json.dumps(draw(_json_object), ensure_ascii=ascii_only) for _ in range(n)]
+    pieces = [_pieces(draw, text) for text in arguments]
+    # A shuffled multiset of call numbers: each call's k-th occurrence sends its k-th piece.
+    order = draw(st.permutations([k for k in range(n) for _ in pieces[k]]))
+    nulls = draw(st.booleans())
+    sent = [0] * n
+    fragments = []
+    for k in order:
+        piece = pieces[k][sent[k]]
+        fragments.append(_first(k, ids[k], names[k], piece) if sent[k] == 0 else _later(k, piece, nulls))
+        sent[k] += 1
+    # One fragment per chunk as in the incident, unless a drawn flag joins it to the
+    # previous chunk: lists of several calls' fragments test position against index too.
+    joins = draw(st.lists(st.booleans(), min_size=len(fragments), max_size=len(fragments)))
+    chunks: list[list[dict]] = []
+    for fragment, join in zip(fragments, joins):
+        if join and chunks and all(f["index"] != fragment["index"] for f in chunks[-1]):
+            chunks[-1].append(fragment)
+        else:
+            chunks.append([fragment])
+    return list(zip(ids, names, arguments)), chunks
+
+
+@given(_parallel_streams())
+def test_any_interleaving_keeps_each_calls_arguments(codec, stream):
+    expected, chunks = stream
+    shape = " | ".join(",".join(f"{f['index']}" for f in chunk) for chunk in chunks)
+    _check(codec, chunks, expected, f"{len(expected)} calls streamed as chunks of fragment indices [{shape}]")

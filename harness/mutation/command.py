@@ -1,0 +1,94 @@
+"""``harness mutate`` and ``harness gate``: the known-bug run end to end, with exit codes."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from pathlib import Path
+
+import harness
+from harness.mutation.catalogue import CatalogueError, load_catalogue
+from harness.mutation.executor import Children, ContractsExecutor
+from harness.mutation.outcome import MutantResult, Verdict
+from harness.mutation.progress import MutantProgress
+from harness.mutation.reports import write_reports
+from harness.mutation.runner import BaselineRed, KnownBugRun, shard
+from harness.mutation.workspace import Project
+
+BUNDLED_CATALOGUE = Path(harness.__file__).resolve().parent / "mutants.toml"
+
+# One exit code per outcome; when several apply, the first listed here wins.
+EXIT_OK = 0
+EXIT_USAGE = 2  # bad arguments, or a catalogue error
+EXIT_BASELINE = 6  # the unpatched code fails its contracts
+EXIT_STALE_INVALID = 5  # a patch no longer applies, or a mutant went red for the wrong reason
+EXIT_SURVIVED = 3  # a known bug survived or was never reached
+EXIT_TIMEOUT = 4  # a mutant ran past its budget
+EXIT_INTERRUPTED = 130
+
+
+def exit_code(results: list[MutantResult]) -> int:
+    verdicts = {r.verdict for r in results}
+    if verdicts & {Verdict.STALE, Verdict.INVALID}:
+        return EXIT_STALE_INVALID
+    if verdicts & {Verdict.SURVIVED, Verdict.UNREACHED}:
+        return EXIT_SURVIVED
+    if Verdict.TIMEOUT in verdicts:
+        return EXIT_TIMEOUT
+    return EXIT_OK
+
+
+def run_known_bugs(
+    catalogue_path: Path | None,
+    only: list[str] | None,
+    report_dir: Path | None,
+    shard_spec: str | None,
+    jobs: int | None,
+    timeout: float | None,
+) -> int:
+    path = catalogue_path or BUNDLED_CATALOGUE
+    try:
+        catalogue = load_catalogue(path)
+        mutants = shard(catalogue.select(only), shard_spec)
+    except CatalogueError as exc:
+        print(f"catalogue error: {exc}")
+        return EXIT_USAGE
+    jobs = jobs or os.cpu_count() or 1
+    run = KnownBugRun(Project.bundled(), ContractsExecutor(Children()), jobs=jobs, timeout=timeout)
+    started = time.perf_counter()
+    try:
+        baseline = run.baseline()
+    except BaselineRed as exc:
+        print(str(exc))
+        return EXIT_BASELINE
+    print(
+        f"baseline: {len(baseline.outcome.tests)} contracts green in {baseline.outcome.wall:.1f}s; "
+        f"{len(mutants)} known bugs from {path.name}, {jobs} jobs" + (f", shard {shard_spec}" if shard_spec else "")
+    )
+    try:
+        with MutantProgress(len(mutants)) as progress:
+            results = run.run(mutants, baseline, progress.advance)
+    except CatalogueError as exc:
+        print(f"catalogue error: {exc}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted: every mutant copy was removed; the working tree was never touched")
+        return EXIT_INTERRUPTED
+    elapsed = time.perf_counter() - started
+    _print_summary(results, elapsed)
+    if report_dir is not None:
+        written = write_reports(results, report_dir)
+        print("reports: " + ", ".join(str(p) for p in written.values()))
+    return exit_code(results)
+
+
+def _print_summary(results: list[MutantResult], elapsed: float) -> None:
+    for r in results:
+        if r.verdict is not Verdict.KILLED:
+            print(f"{r.verdict.value.upper()}: {r.mutant.id} ({r.mutant.file}): {r.reason}")
+            for line in r.message.splitlines()[:12]:
+                print(f"    {line}")
+    counts = Counter(r.verdict for r in results)
+    detail = ", ".join(f"{counts[v]} {v.value}" for v in Verdict if counts[v])
+    print(f"{counts[Verdict.KILLED]}/{len(results)} known bugs killed ({detail or 'none run'}) in {elapsed:.1f}s")

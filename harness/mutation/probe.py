@@ -1,0 +1,129 @@
+"""Runs inside the isolated copy: pytest with per-test coverage of the patched lines.
+
+Started as a script (``python probe.py SPEC_JSON``) with the copy as the
+working directory, so ``import harness`` resolves to the patched copy. Coverage
+starts before anything from the copy is imported. For every contract it writes
+the outcome (passed, assertion, error, not applicable), the failure text, the
+duration and whether that contract executed the patched lines.
+
+Only the standard library, coverage and pytest are imported at module level:
+this file must not pull the unpatched package in ahead of the copy.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import coverage
+import pytest
+
+
+def _failure_text(excinfo: pytest.ExceptionInfo) -> str:
+    exc = excinfo.value
+    text = excinfo.exconly()
+    notes = getattr(exc, "__notes__", None)
+    if notes:
+        text += "\n" + "\n".join(str(n) for n in notes)
+    return text[:4000]
+
+
+def _is_assertion(exc: BaseException) -> bool:
+    """A contract failing on purpose: ``assert``/``pytest.fail``, or a group of them (Hypothesis)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_is_assertion(e) for e in exc.exceptions)
+    return isinstance(exc, (AssertionError, pytest.fail.Exception))
+
+
+class ProbePlugin:
+    def __init__(self, cov: coverage.Coverage | None) -> None:
+        self.cov = cov
+        self.tests: dict[str, dict] = {}
+        self.collection_errors: list[str] = []
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem):
+        if self.cov is not None:
+            self.cov.switch_context(item.nodeid)
+        started = time.perf_counter()
+        try:
+            return (yield)
+        finally:
+            if self.cov is not None:
+                self.cov.switch_context("")
+            self.tests.setdefault(item.nodeid, {"outcome": "passed", "message": ""})
+            self.tests[item.nodeid]["duration"] = time.perf_counter() - started
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
+        report = yield
+        entry = self.tests.setdefault(item.nodeid, {"outcome": "passed", "message": ""})
+        if getattr(report, "harness_not_applicable", False):
+            entry["outcome"] = "not applicable"
+        elif report.failed and entry["outcome"] == "passed":
+            exc = call.excinfo.value if call.excinfo else None
+            assertion = report.when == "call" and exc is not None and _is_assertion(exc)
+            entry["outcome"] = "assertion" if assertion else "error"
+            entry["message"] = _failure_text(call.excinfo) if call.excinfo else str(report.longrepr)
+            if not assertion:
+                entry["message"] = f"{report.when}: {entry['message']}"
+        return report
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.collection_errors.append(f"{report.nodeid}: {report.longreprtext[-2000:]}")
+
+
+def _statement_lines(cov: coverage.Coverage, target: str, first: int, last: int) -> set[int]:
+    """The statements that stand for lines first..last.
+
+    A patch can sit on a continuation line, which coverage files under the
+    first line of its statement: fall back to the nearest statement above.
+    """
+    try:
+        statements = set(cov.analysis2(target)[1])
+    except coverage.CoverageException:
+        return set(range(first, last + 1))
+    inside = {n for n in statements if first <= n <= last}
+    if inside:
+        return inside
+    above = [n for n in statements if n < first]
+    return {max(above)} if above else set()
+
+
+def main(spec_path: str) -> int:
+    spec = json.loads(Path(spec_path).read_text())
+    sys.path[0] = spec["root"]  # the copy, not the directory this script sits in
+    target = spec.get("target")
+    # The baseline has no target and runs untraced.
+    cov = coverage.Coverage(data_file=None, include=[target], config_file=False) if target else None
+    if cov is not None:
+        cov.start()
+    plugin = ProbePlugin(cov)
+    exit_code = pytest.main(spec["pytest_args"], plugins=[plugin])
+    reached_by: set[str] = set()
+    if cov is not None:
+        cov.stop()
+        lines = _statement_lines(cov, target, spec["first_line"], spec["last_line"])
+        contexts = cov.get_data().contexts_by_lineno(target)
+        for line in lines:
+            reached_by.update(contexts.get(line, ()))
+    for nodeid, entry in plugin.tests.items():
+        # "" is the context of import and collection, which every contract relied on.
+        entry["reached"] = nodeid in reached_by or "" in reached_by
+    Path(spec["out"]).write_text(
+        json.dumps(
+            {
+                "exit_code": int(exit_code),
+                "tests": plugin.tests,
+                "collection_errors": plugin.collection_errors,
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1]))

@@ -1,0 +1,111 @@
+"""The pytest plugin: selects the adapter under test and serves it to contracts.
+
+Registered through the ``pytest11`` entry point, so the contracts run in any
+pytest session where the package is installed. Contracts ask for a capability
+fixture (``codec``, ``kernel``); when the adapter does not offer it the test is
+reported as *not applicable*: its own status and summary count, never a pass.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import settings
+
+from harness import profiles
+from harness.adapter import AdapterError, LoadedAdapter, load_adapter, resolve_spec
+
+profiles.register()
+settings.load_profile(profiles.DEFAULT_PROFILE)
+
+NOT_APPLICABLE = "not applicable"
+_adapter_key = pytest.StashKey[LoadedAdapter]()
+_seed_key = pytest.StashKey[int]()
+
+
+class NotApplicable(pytest.skip.Exception):
+    """Raised by a capability fixture when the adapter lacks that capability."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("harness", "agent adapter contracts")
+    group.addoption(
+        "--adapter",
+        dest="harness_adapter",
+        default=None,
+        metavar="MODULE:ATTR",
+        help="adapter under test (default: $HARNESS_ADAPTER, else the bundled reference)",
+    )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    # Runs after Hypothesis's own configure has loaded --hypothesis-profile.
+    from hypothesis import core
+
+    if settings.get_current_profile_name() == "nightly" and core.global_force_seed is None:
+        core.global_force_seed = random.SystemRandom().getrandbits(32)
+    if core.global_force_seed is not None:
+        config.stash[_seed_key] = core.global_force_seed
+
+
+def adapter_under_test(config: pytest.Config) -> LoadedAdapter:
+    """Load the adapter once per session; a bad spec is a usage error."""
+    if _adapter_key not in config.stash:
+        spec = resolve_spec(config.getoption("harness_adapter"))
+        try:
+            config.stash[_adapter_key] = load_adapter(spec)
+        except AdapterError as exc:
+            raise pytest.UsageError(str(exc)) from exc
+    return config.stash[_adapter_key]
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    lines = [f"harness: adapter under test: {adapter_under_test(config).describe()}"]
+    lines.append(f"harness: hypothesis profile: {settings.get_current_profile_name()}")
+    if _seed_key in config.stash:
+        seed = config.stash[_seed_key]
+        lines.append(f"harness: hypothesis seed: {seed} (replay with --hypothesis-seed={seed})")
+    return lines
+
+
+def _require(request: pytest.FixtureRequest, capability: str):
+    loaded = adapter_under_test(request.config)
+    if capability not in loaded.capabilities:
+        raise NotApplicable(
+            f"{NOT_APPLICABLE}: adapter {loaded.name} does not offer the {capability!r} capability"
+        )
+    return loaded.obj
+
+
+@pytest.fixture(scope="session")
+def adapter(request: pytest.FixtureRequest) -> LoadedAdapter:
+    """The adapter under test with its declared capabilities."""
+    return adapter_under_test(request.config)
+
+
+@pytest.fixture(scope="session")
+def codec(request: pytest.FixtureRequest):
+    """The adapter's codec capability: serialize messages, parse streams."""
+    return _require(request, "codec")
+
+
+@pytest.fixture(scope="session")
+def kernel(request: pytest.FixtureRequest):
+    """The adapter's kernel capability: run scripted turns, render history."""
+    return _require(request, "kernel")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    if call.excinfo is not None and call.excinfo.errisinstance(NotApplicable):
+        report.harness_not_applicable = True
+    return report
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):
+    if getattr(report, "harness_not_applicable", False):
+        return NOT_APPLICABLE, "n", "NOT APPLICABLE"
+    return None

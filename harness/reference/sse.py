@@ -1,0 +1,66 @@
+"""Server-sent-events framing for the reference parser: raw bytes in, event data out.
+
+Only the framing lives here; what the data means is ``stream.py``'s business.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+_BOM = b"\xef\xbb\xbf"
+_DONE = "[DONE]"
+_SHOWN = 200  # characters of the offending text quoted in an error message
+
+
+class StreamError(ValueError):
+    """The one error the reference stream parser raises: a body it refuses.
+
+    ``event_number`` counts data events from 1; ``text`` is the offending event
+    text in full (the message quotes at most its first 200 characters).
+    """
+
+    def __init__(self, event_number: int, text: str, reason: str) -> None:
+        self.event_number = event_number
+        self.text = text
+        self.reason = reason
+        shown = repr(text[:_SHOWN]) + ("..." if len(text) > _SHOWN else "")
+        super().__init__(f"event {event_number}: {reason}: {shown}")
+
+
+def iter_events(body: bytes) -> Iterator[tuple[int, str]]:
+    """Yield ``(event_number, data)`` for each event that carries data, up to ``[DONE]``.
+
+    Line ends may be CRLF, LF or a lone CR. Several ``data:`` lines in one event
+    are joined with ``"\\n"``. Comments and the other fields are skipped. The
+    stream may stop without ``[DONE]`` or without a closing blank line.
+    """
+    number = 0
+    data: list[str] = []
+    # The extra empty line closes an event the stream left unterminated, so it
+    # is still delivered (the SSE spec would drop it; a truncated body should not lose it).
+    for raw in [*_LINE_END.split(body.removeprefix(_BOM)), b""]:
+        line = _decode(raw, number + 1)
+        if line:
+            field, _, value = line.partition(":")
+            if field == "data":
+                data.append(value.removeprefix(" "))
+            continue
+        if not data:
+            continue
+        number += 1
+        text = "\n".join(data)
+        data = []
+        if text.strip() == _DONE:
+            return
+        yield number, text
+
+
+def _decode(raw: bytes, event_number: int) -> str:
+    # Replacement characters would hide corruption inside tool arguments: refuse instead.
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        shown = raw.decode("utf-8", "backslashreplace")
+        raise StreamError(event_number, shown, f"not valid UTF-8 (byte {exc.start} of the line)") from None

@@ -115,8 +115,10 @@ def load_adapter(spec: str) -> LoadedAdapter:
         raise AdapterError(f"adapter spec {spec!r} must look like 'package.module:attribute'")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise AdapterError(f"adapter spec {spec!r}: cannot import {module_name!r}: {exc}") from exc
+    except Exception as exc:  # a syntax error in the user's module is just as fatal
+        raise AdapterError(
+            f"adapter spec {spec!r}: cannot import {module_name!r}: {type(exc).__name__}: {exc}"
+        ) from exc
     obj: Any = module
     for part in attr.split("."):
         try:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import settings
 
 from harness import profiles
-from harness.adapter import AdapterError, LoadedAdapter, load_adapter, resolve_spec
+from harness.adapter import CAPABILITIES, AdapterError, LoadedAdapter, load_adapter, resolve_spec
 
 profiles.register()
 settings.load_profile(profiles.DEFAULT_PROFILE)
@@ -85,16 +85,18 @@ def adapter(request: pytest.FixtureRequest) -> LoadedAdapter:
     return adapter_under_test(request.config)
 
 
-@pytest.fixture(scope="session")
-def codec(request: pytest.FixtureRequest):
-    """The adapter's codec capability: serialize messages, parse streams."""
-    return _require(request, "codec")
+def _capability_fixture(capability: str):
+    def fixture(request: pytest.FixtureRequest):
+        return _require(request, capability)
+
+    fixture.__name__ = capability
+    fixture.__doc__ = f"The adapter under test, if it offers the {capability!r} capability."
+    return pytest.fixture(scope="session", name=capability)(fixture)
 
 
-@pytest.fixture(scope="session")
-def kernel(request: pytest.FixtureRequest):
-    """The adapter's kernel capability: run scripted turns, render history."""
-    return _require(request, "kernel")
+# One fixture per capability (codec, kernel, ...), named after it.
+for _capability in CAPABILITIES:
+    globals()[f"_{_capability}_fixture"] = _capability_fixture(_capability)
 
 
 @pytest.hookimpl(wrapper=True)

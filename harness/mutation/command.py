@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from collections import Counter
 from pathlib import Path
@@ -26,6 +27,11 @@ EXIT_STALE_INVALID = 5  # a patch no longer applies, or a mutant went red for th
 EXIT_SURVIVED = 3  # a known bug survived or was never reached
 EXIT_TIMEOUT = 4  # a mutant ran past its budget
 EXIT_INTERRUPTED = 130
+INTERRUPTED = "interrupted: every mutant copy was removed; the working tree was never touched"
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def exit_code(results: list[MutantResult]) -> int:
@@ -57,11 +63,15 @@ def run_known_bugs(
     jobs = jobs or os.cpu_count() or 1
     run = KnownBugRun(Project.bundled(), ContractsExecutor(Children()), jobs=jobs, timeout=timeout)
     started = time.perf_counter()
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         baseline = run.baseline()
     except BaselineRed as exc:
         print(str(exc))
         return EXIT_BASELINE
+    except KeyboardInterrupt:
+        print(INTERRUPTED)
+        return EXIT_INTERRUPTED
     print(
         f"baseline: {len(baseline.outcome.tests)} contracts green in {baseline.outcome.wall:.1f}s; "
         f"{len(mutants)} known bugs from {path.name}, {jobs} jobs" + (f", shard {shard_spec}" if shard_spec else "")
@@ -73,7 +83,7 @@ def run_known_bugs(
         print(f"catalogue error: {exc}")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("interrupted: every mutant copy was removed; the working tree was never touched")
+        print(INTERRUPTED)
         return EXIT_INTERRUPTED
     elapsed = time.perf_counter() - started
     _print_summary(results, elapsed)

@@ -85,6 +85,11 @@ def run_child(children: Children, args: list[str], cwd: Path, env: dict, timeout
             kill_group(proc)
             output, _ = proc.communicate()
             timed_out = True
+        except BaseException:
+            # Interrupted: the child sits in its own session and never saw the signal.
+            kill_group(proc)
+            proc.wait()
+            raise
     finally:
         children.done(proc)
     return timed_out, output.decode("utf-8", "replace")[-4000:], time.perf_counter() - started

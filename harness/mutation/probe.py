@@ -110,6 +110,12 @@ def main(spec_path: str) -> int:
         contexts = cov.get_data().contexts_by_lineno(target)
         for line in lines:
             reached_by.update(contexts.get(line, ()))
+    imported = Path(getattr(sys.modules.get("harness"), "__file__", "") or "").resolve()
+    if imported != Path() and Path(spec["root"]).resolve() not in imported.parents:
+        plugin.collection_errors.append(
+            f"the contracts imported harness from {imported.parent}, not from the patched copy: "
+            "an installed copy shadows it"
+        )
     for nodeid, entry in plugin.tests.items():
         # "" is the context of import and collection, which every contract relied on.
         entry["reached"] = nodeid in reached_by or "" in reached_by

@@ -1,0 +1,165 @@
+"""Proof that the known-bug runner's verdicts are right, on a deliberately bad catalogue.
+
+Each entry below is built to earn exactly one verdict; one run decides them all.
+The run also proves isolation: the package tree is byte-identical afterwards and
+no copy is left behind.
+"""
+
+import hashlib
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from harness.mutation.catalogue import load_catalogue
+from harness.mutation.executor import Children, ContractsExecutor
+from harness.mutation.outcome import Verdict
+from harness.mutation.runner import KnownBugRun
+from harness.mutation.workspace import Project
+
+MESSAGES = "harness/reference/messages.py"
+TOP_LEVEL = "test_reasoning_top_level.py::test_reasoning_is_top_level_beside_content"
+
+BAD_CATALOGUE = f'''
+[[mutant]]
+id = "expect-killed"
+title = "reasoning emitted when empty"
+incident = "control: a real bug the named contract catches"
+file = "{MESSAGES}"
+find = "        if msg.reasoning:"
+replace = "        if msg.reasoning is not None:"
+contracts = ["test_reasoning_omit_empty.py::test_no_reasoning_key_without_reasoning"]
+
+[[mutant]]
+id = "expect-unreached"
+title = "tool messages lose their call id, but the named contract never serializes one"
+incident = "verdict proof"
+file = "{MESSAGES}"
+find = "        wire[\\"tool_call_id\\"] = msg.tool_call_id"
+replace = "        wire[\\"tool_call_id\\"] = None"
+contracts = ["{TOP_LEVEL}"]
+
+[[mutant]]
+id = "expect-survived"
+title = "a behaviour change the named contract does not check"
+incident = "verdict proof"
+file = "{MESSAGES}"
+find = "        \\"type\\": \\"function\\","
+replace = "        \\"type\\": \\"tool\\","
+contracts = ["test_reasoning_top_level.py::test_reasoning_is_top_level_with_tool_calls"]
+
+[[mutant]]
+id = "expect-stale-missing"
+title = "anchor not in the file"
+incident = "verdict proof"
+file = "{MESSAGES}"
+find = "this text is nowhere in the reference"
+replace = "x"
+contracts = ["{TOP_LEVEL}"]
+
+[[mutant]]
+id = "expect-stale-ambiguous"
+title = "anchor occurs more than once"
+incident = "verdict proof"
+file = "{MESSAGES}"
+find = "wire["
+replace = "wire.get("
+contracts = ["{TOP_LEVEL}"]
+
+[[mutant]]
+id = "expect-invalid-syntax"
+title = "patch breaks the syntax"
+incident = "verdict proof"
+file = "{MESSAGES}"
+find = "def to_wire(msg: Message) -> dict:"
+replace = "def to_wire(msg: Message) -> dict"
+contracts = ["{TOP_LEVEL}"]
+
+[[mutant]]
+id = "expect-invalid-crash"
+title = "patch raises outside any assertion"
+incident = "verdict proof"
+file = "{MESSAGES}"
+find = "    wire: dict = {{\\"role\\": msg.role, \\"content\\": msg.content}}"
+replace = "    raise RuntimeError(\\"boom\\")"
+contracts = ["{TOP_LEVEL}"]
+
+[[mutant]]
+id = "expect-timeout"
+title = "endless loop"
+incident = "verdict proof"
+file = "{MESSAGES}"
+find = "    wire: dict = {{\\"role\\": msg.role, \\"content\\": msg.content}}"
+replace = "    while True:\\n        pass"
+contracts = ["{TOP_LEVEL}"]
+
+[[mutant]]
+id = "expect-unreached-serial-path"
+title = "the incident's weak test: tools not parallel-safe, so the batch path never runs"
+incident = "seed 003: the first regression test went down the serial path and stayed green"
+file = "harness/reference/frame.py"
+find = """
+            self.append_tool_call_record(call)
+            self._record_result(call, future.result())"""
+replace = """
+            self._record_result(call, future.result())"""
+contracts = ["test_batch_pairing.py::test_serial_path_pairs_calls_and_results"]
+'''
+
+
+def _tree_digest(project: Project) -> str:
+    digest = hashlib.sha256()
+    for relative in project.files:
+        digest.update(relative.encode() + b"\0" + (project.root / relative).read_bytes())
+    return digest.hexdigest()
+
+
+def _copies() -> set[str]:
+    return {p.name for p in Path(tempfile.gettempdir()).glob("harness-*") if p.name != "harness-hypothesis-cache"}
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory):
+    path = tmp_path_factory.mktemp("catalogue") / "mutants.toml"
+    path.write_text(BAD_CATALOGUE)
+    project = Project.bundled()
+    before, copies_before = _tree_digest(project), _copies()
+    run = KnownBugRun(project, ContractsExecutor(Children()), jobs=2)
+    baseline = run.baseline()
+    mutants = list(load_catalogue(path).mutants)
+    results = run.run(mutants, baseline, lambda r: None)
+    assert _tree_digest(project) == before, "the mutant run changed the package tree"
+    assert _copies() <= copies_before, f"copies left behind: {_copies() - copies_before}"
+    return {r.mutant.id: r for r in results}
+
+
+@pytest.mark.parametrize(
+    "mutant_id, verdict",
+    [
+        ("expect-killed", Verdict.KILLED),
+        ("expect-unreached", Verdict.UNREACHED),
+        ("expect-survived", Verdict.SURVIVED),
+        ("expect-stale-missing", Verdict.STALE),
+        ("expect-stale-ambiguous", Verdict.STALE),
+        ("expect-invalid-syntax", Verdict.INVALID),
+        ("expect-invalid-crash", Verdict.INVALID),
+        ("expect-timeout", Verdict.TIMEOUT),
+        ("expect-unreached-serial-path", Verdict.UNREACHED),
+    ],
+)
+def test_verdict(verdicts, mutant_id, verdict):
+    result = verdicts[mutant_id]
+    assert result.verdict is verdict, (
+        f"{mutant_id}: verdict {result.verdict.value}, expected {verdict.value}; reason: {result.reason}\n{result.message}"
+    )
+
+
+def test_killed_names_the_killing_contract_and_its_message(verdicts):
+    result = verdicts["expect-killed"]
+    assert result.killed_by and all(k.startswith("test_reasoning_omit_empty.py::") for k in result.killed_by)
+    assert "reasoning_content" in result.message
+
+
+def test_stale_says_why(verdicts):
+    assert "does not occur" in verdicts["expect-stale-missing"].reason
+    assert "occurs" in verdicts["expect-stale-ambiguous"].reason and "times" in verdicts["expect-stale-ambiguous"].reason

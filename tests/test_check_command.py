@@ -1,0 +1,72 @@
+"""``harness check`` and the plugin: adapter selection, not-applicable reporting, exit status."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent
+
+
+def _check(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    inherited = {k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}
+    full_env = {**inherited, "PYTHONPATH": str(TESTS), **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "harness", "check", "--hypothesis-profile", "ci", *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=300,
+    )
+
+
+def test_reference_passes_every_contract():
+    run = _check()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "adapter under test: reference" in run.stdout
+    assert " 0 failed" in run.stdout and "not applicable" not in run.stdout
+
+
+def test_codec_only_adapter_reports_kernel_contracts_not_applicable():
+    run = _check("--adapter", "sample_adapters:codec_only")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "adapter under test: codec-only sample" in run.stdout
+    lines = run.stdout.splitlines()
+    batch = [line for line in lines if "test_batch_pairing.py::" in line]
+    assert batch and all(line.strip().startswith("NOT APPLICABLE") for line in batch), "\n".join(batch)
+    assert not any(line.strip().startswith("PASSED") and "test_batch_pairing" in line for line in lines)
+    summary = lines[-1]
+    assert "not applicable" in summary and "0 failed" in summary, summary
+
+
+def test_env_var_selects_the_adapter_and_a_broken_adapter_fails_the_check():
+    run = _check(env={"HARNESS_ADAPTER": "sample_adapters:reasoning_in_content"})
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "adapter under test: reasoning-in-content sample" in run.stdout
+    failed = [line for line in run.stdout.splitlines() if line.strip().startswith("FAILED")]
+    assert any("test_reasoning_top_level.py" in line for line in failed), run.stdout
+    assert "expected a top-level 'reasoning_content' key" in run.stdout
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [("no_colon", "must look like 'package.module:attribute'"), ("sample_adapters:nope", "has no attribute 'nope'")],
+)
+def test_bad_adapter_spec_is_a_usage_error_naming_the_spec(spec, message):
+    run = _check("--adapter", spec)
+    assert run.returncode == 4, run.stdout + run.stderr
+    assert message in run.stdout + run.stderr
+
+
+def test_pytest_header_names_the_adapter_and_nightly_prints_its_seed():
+    contracts = Path(__import__("harness.contracts", fromlist=["x"]).__file__).parent
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", str(contracts / "test_reasoning_omit_empty.py"), "-p", "no:cacheprovider",
+         "--hypothesis-profile", "nightly", "--adapter", "sample_adapters:codec_only"],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(TESTS)}, timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "harness: adapter under test: codec-only sample" in run.stdout
+    assert "harness: hypothesis seed:" in run.stdout and "--hypothesis-seed=" in run.stdout

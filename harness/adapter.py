@@ -11,14 +11,49 @@ a Python object or to a bridge process:
     response ``{"content": str, "reasoning": str, "tool_calls": [{"id", "name",
     "arguments"}], "finish_reason": str | None, "usage": dict | None}``; tool
     call arguments stay the raw string the provider streamed.
+    ``transform_request(body: dict, options: dict) -> dict``: a generic
+    OpenAI-compatible chat-completions body as the provider at
+    ``options["base_url"]`` must receive it (thinking switch, effort, the
+    ``reasoning_content`` rule); a new dict, the input left unchanged.
+    ``options`` is plain JSON, every key optional::
+
+        {"base_url": str | None,   # picks the provider profile by host; None: generic
+         "effort": "off" | "low" | "medium" | "high" | "max" | None,  # None: not asked
+         "role": "main" | "executor",       # executor: a sub-agent's rounds
+         "era": "r1" | "v3.2" | "current"}  # DeepSeek's reasoning round-trip rule
 
 ``kernel``
     ``run_turn(user_input, model, tools) -> dict``: run one agent turn in which
     ``model`` (a :class:`harness.scripted.ScriptedModel`) plays the LLM and
     ``tools`` (:class:`harness.scripted.ScriptedTool`) the tools. Returns
     ``{"events": [persisted event, ...], "requests": [wire request body, ...]}``.
-    ``render_history(events) -> list[dict]``: persisted events back to the wire
-    messages the next request would carry.
+    ``render_history(events, base_url=None) -> list[dict]``: persisted events
+    back to the wire messages the next request to the provider at ``base_url``
+    would carry (``None``: a generic OpenAI-compatible provider).
+
+``memory``
+    What the kernel keeps beyond the live context.
+    ``store_blocks(events) -> dict``: persisted events to a cold store
+    ``{"events": [record, ...], "blocks": [{"id", "role", "content"}, ...]}``;
+    ``role`` is ``"input"``, ``"reasoning"``, ``"response"`` or
+    ``"tool_output"``, one block per non-empty text; records are the adapter's
+    own plain JSON, from which loading finds the blocks again by id.
+    ``load_blocks(store) -> list[dict]``: a cold store back to persisted events.
+    ``distill(event) -> str``: the text a distillation of the event reads.
+    ``vector_text(event) -> str``: the text the event is indexed under for
+    vector search.
+    ``trim_history(messages, budget) -> list[dict]``: wire messages cut back
+    on overflow; ``budget`` is an integer >= 1 in the adapter's own size unit.
+
+``transport``
+    ``run_http_turn(base_url, user_input, tools, options) -> dict``: run one
+    agent turn whose LLM rounds go through the adapter's real HTTP client as
+    streamed ``POST {base_url}/chat/completions`` requests; ``tools`` are
+    :class:`harness.scripted.ScriptedTool`; ``options`` as for
+    ``transform_request`` without ``base_url``, plus an optional ``"model"``.
+    Returns ``{"events": [persisted event, ...]}``. The harness answers from a
+    recorded cassette and reads what was sent from the player, not from the
+    adapter.
 
 A neutral message is ``{"role", "content", "reasoning", "tool_calls",
 "tool_call_id"}``: ``reasoning`` is ``None`` or a string; ``tool_calls`` is a
@@ -50,15 +85,40 @@ class Codec(Protocol):
 
     def parse_stream(self, body: bytes) -> dict: ...
 
+    def transform_request(self, body: dict, options: dict) -> dict: ...
+
 
 @runtime_checkable
 class Kernel(Protocol):
     def run_turn(self, user_input: str, model: Any, tools: list) -> dict: ...
 
-    def render_history(self, events: list[dict]) -> list[dict]: ...
+    def render_history(self, events: list[dict], base_url: str | None = None) -> list[dict]: ...
 
 
-CAPABILITIES: dict[str, type] = {"codec": Codec, "kernel": Kernel}
+@runtime_checkable
+class Memory(Protocol):
+    def store_blocks(self, events: list[dict]) -> dict: ...
+
+    def load_blocks(self, store: dict) -> list[dict]: ...
+
+    def distill(self, event: dict) -> str: ...
+
+    def vector_text(self, event: dict) -> str: ...
+
+    def trim_history(self, messages: list[dict], budget: int) -> list[dict]: ...
+
+
+@runtime_checkable
+class Transport(Protocol):
+    def run_http_turn(self, base_url: str, user_input: str, tools: list, options: dict) -> dict: ...
+
+
+CAPABILITIES: dict[str, type] = {"codec": Codec, "kernel": Kernel, "memory": Memory, "transport": Transport}
+
+# The vocabulary of transform_request's options (see the module docstring).
+EFFORTS = ("off", "low", "medium", "high", "max")
+ROLES = ("main", "executor")
+ERAS = ("r1", "v3.2", "current")
 
 
 class AdapterError(Exception):

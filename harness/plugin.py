@@ -15,6 +15,7 @@ from hypothesis import settings
 
 from harness import profiles
 from harness.adapter import CAPABILITIES, AdapterError, LoadedAdapter, load_adapter, resolve_spec
+from harness.reasoning_rules import DEFAULT_ERA, ERAS
 
 profiles.register()
 settings.load_profile(profiles.DEFAULT_PROFILE)
@@ -36,6 +37,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         metavar="MODULE:ATTR",
         help="adapter under test (default: $HARNESS_ADAPTER, else the bundled reference)",
+    )
+    group.addoption(
+        "--deepseek-era",
+        dest="harness_deepseek_era",
+        default=DEFAULT_ERA,
+        choices=ERAS,
+        help="which DeepSeek reasoning_content rule the round-trip contracts hold the adapter to "
+        f"(default: {DEFAULT_ERA})",
     )
 
 
@@ -64,6 +73,7 @@ def adapter_under_test(config: pytest.Config) -> LoadedAdapter:
 def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = [f"harness: adapter under test: {adapter_under_test(config).describe()}"]
     lines.append(f"harness: hypothesis profile: {settings.get_current_profile_name()}")
+    lines.append(f"harness: deepseek era: {config.getoption('harness_deepseek_era')}")
     if _seed_key in config.stash:
         seed = config.stash[_seed_key]
         lines.append(f"harness: hypothesis seed: {seed} (replay with --hypothesis-seed={seed})")
@@ -83,6 +93,12 @@ def _require(request: pytest.FixtureRequest, capability: str):
 def adapter(request: pytest.FixtureRequest) -> LoadedAdapter:
     """The adapter under test with its declared capabilities."""
     return adapter_under_test(request.config)
+
+
+@pytest.fixture(scope="session")
+def deepseek_era(request: pytest.FixtureRequest) -> str:
+    """The DeepSeek reasoning_content rule era selected with ``--deepseek-era``."""
+    return request.config.getoption("harness_deepseek_era")
 
 
 def _capability_fixture(capability: str):

@@ -163,3 +163,23 @@ def test_killed_names_the_killing_contract_and_its_message(verdicts):
 def test_stale_says_why(verdicts):
     assert "does not occur" in verdicts["expect-stale-missing"].reason
     assert "occurs" in verdicts["expect-stale-ambiguous"].reason and "times" in verdicts["expect-stale-ambiguous"].reason
+
+
+def test_reports_of_a_real_run_are_schema_valid_and_junit_readable(verdicts, tmp_path):
+    import json
+    import xml.etree.ElementTree as ET
+
+    from harness.mutation.reports import write_reports
+    from test_reports import _validator
+
+    written = write_reports(list(verdicts.values()), tmp_path)
+    report = json.loads(written["json"].read_text())
+    _validator().validate(report)
+    mutants = {m["id"]: m for f in report["files"].values() for m in f["mutants"]}
+    assert mutants["expect-killed"]["status"] == "Killed" and mutants["expect-killed"]["killedBy"]
+    assert mutants["expect-unreached"]["status"] == "NoCoverage"
+    suite = ET.parse(written["junit"]).getroot()
+    suites = suite.findall("testsuite") if suite.tag == "testsuites" else [suite]
+    assert len(suites) == 1 and len(suites[0].findall("testcase")) == len(verdicts)
+    failed = {c.get("name") for c in suites[0].findall("testcase") if c.find("failure") is not None}
+    assert failed == set(verdicts) - {"expect-killed"}

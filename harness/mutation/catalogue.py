@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.mutation.outcome import Mutant
+from harness.mutation.runner_config import RunnerConfig, RunnerConfigError, runner_config
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _REQUIRED_STR = ("id", "title", "incident", "file", "find")
@@ -35,7 +36,7 @@ class CatalogueError(Exception):
 class Catalogue:
     path: Path
     mutants: tuple[Mutant, ...]
-    runner: dict  # the optional [runner] table, for projects outside Python
+    runner: RunnerConfig | None  # the optional [runner] table, for projects outside Python
 
     def select(self, ids: list[str] | None) -> list[Mutant]:
         if not ids:
@@ -79,10 +80,14 @@ def load_catalogue(path: Path) -> Catalogue:
             raise CatalogueError(f"{label}: field 'id' repeats mutant #{seen[mutant.id] + 1}")
         seen[mutant.id] = n
         mutants.append(mutant)
-    runner = data.get("runner", {})
-    if not isinstance(runner, dict):
+    runner = data.get("runner")
+    if runner is not None and not isinstance(runner, dict):
         raise CatalogueError(f"{path}: [runner] must be a table")
-    return Catalogue(path=path, mutants=tuple(mutants), runner=runner)
+    try:
+        config = runner_config(runner, path) if runner is not None else None
+    except RunnerConfigError as exc:
+        raise CatalogueError(str(exc)) from exc
+    return Catalogue(path=path, mutants=tuple(mutants), runner=config)
 
 
 def _mutant(entry: dict, label: str) -> Mutant:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 from collections import Counter
 from pathlib import Path
 
 import harness
 from harness.mutation.catalogue import CatalogueError, load_catalogue
-from harness.mutation.executor import Children, ContractsExecutor
+from harness.mutation.executor import Children, CommandExecutor, ContractsExecutor
 from harness.mutation.outcome import MutantResult, Verdict
 from harness.mutation.progress import MutantProgress
 from harness.mutation.reports import write_reports
@@ -61,7 +62,17 @@ def run_known_bugs(
         print(f"catalogue error: {exc}")
         return EXIT_USAGE
     jobs = jobs or os.cpu_count() or 1
-    run = KnownBugRun(Project.bundled(), ContractsExecutor(Children()), jobs=jobs, timeout=timeout)
+    children = Children()
+    if catalogue.runner is None:
+        project, executor = Project.bundled(), ContractsExecutor(children)
+    else:
+        try:
+            project = Project.git_tracked(catalogue.runner.root)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            print(f"catalogue error: {path}: [runner] root {catalogue.runner.root} must be inside a git work tree: {exc}")
+            return EXIT_USAGE
+        executor = CommandExecutor(children, catalogue.runner)
+    run = KnownBugRun(project, executor, jobs=jobs, timeout=timeout)
     started = time.perf_counter()
     signal.signal(signal.SIGTERM, _interrupt)
     try:

@@ -21,6 +21,10 @@ from pathlib import Path
 import harness.contracts
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
 from harness.mutation import probe
+from harness.mutation.coverage_files import CoverageFileError, read_line_coverage
+from harness.mutation.junit_read import read_junit
+from harness.mutation.reach import ALL_TESTS
+from harness.mutation.runner_config import RunnerConfig
 from harness.mutation.workspace import Workspace
 
 CONTRACTS_SUBDIR = Path(harness.contracts.__file__).resolve().parent.relative_to(
@@ -37,6 +41,15 @@ class RunOutcome:
     timed_out: bool = False
     wall: float = 0.0
     output_tail: str = ""
+    statements: set[int] = field(default_factory=set)  # executable lines of the target file
+    executed: dict[int, set[str]] = field(default_factory=dict)  # line -> contexts that ran it
+
+
+def matches(test_id: str, contract: str) -> bool:
+    """A contract id names a test, a module of tests, or a test by its bare name."""
+    return test_id == contract or test_id.startswith((contract + "::", contract + "[")) or test_id.endswith(
+        "::" + contract
+    )
 
 
 class Children:
@@ -157,6 +170,59 @@ class ContractsExecutor:
                 data = json.loads(out.read_text())
                 outcome.tests = data["tests"]
                 outcome.collection_errors = data["collection_errors"]
+                outcome.statements = set(data["statements"])
+                outcome.executed = {int(n): set(c) for n, c in data["executed"].items()}
             else:
                 outcome.collection_errors = [f"the contract run died before reporting:\n{tail}"]
+        return outcome
+
+
+class CommandExecutor:
+    """Runs a foreign project's own test command; reads its JUnit and coverage files.
+
+    Configured by the catalogue's ``[runner]`` table. The coverage file has no
+    per-test data, so reach is credited to the whole run: name a narrow
+    command if the distinction matters.
+    """
+
+    def __init__(self, children: Children, runner: RunnerConfig) -> None:
+        self.children = children
+        self.config = runner
+
+    def run(
+        self,
+        workspace: Workspace,
+        contracts: list[str] | None,
+        target: str | None,
+        lines: tuple[int, int] | None,
+        timeout: float | None,
+    ) -> RunOutcome:
+        env = {**os.environ, "CI": "true"}
+        timed_out, tail, wall = run_child(
+            self.children, ["/bin/sh", "-c", self.config.command], workspace.root, env, timeout
+        )
+        outcome = RunOutcome(timed_out=timed_out, wall=wall, output_tail=tail)
+        if timed_out:
+            return outcome
+        junit = workspace.root / self.config.junit
+        if not junit.exists():
+            outcome.collection_errors = [f"the test command wrote no JUnit file {self.config.junit}:\n{tail}"]
+            return outcome
+        tests = read_junit(junit, self.config.assertion_pattern)
+        if contracts:
+            tests = {t: e for t, e in tests.items() if any(matches(t, c) for c in contracts)}
+        outcome.tests = tests
+        if target:
+            try:
+                statements, executed = read_line_coverage(
+                    workspace.root / self.config.coverage,
+                    self.config.coverage_format,
+                    workspace.root / target,
+                    workspace.root,
+                )
+            except CoverageFileError as exc:
+                outcome.collection_errors = [str(exc)]
+                return outcome
+            outcome.statements = statements
+            outcome.executed = {n: {ALL_TESTS} for n in executed}
         return outcome

@@ -2,9 +2,10 @@
 
 Started as a script (``python probe.py SPEC_JSON``) with the copy as the
 working directory, so ``import harness`` resolves to the patched copy. Coverage
-starts before anything from the copy is imported. For every contract it writes
-the outcome (passed, assertion, error, not applicable), the failure text, the
-duration and whether that contract executed the patched lines.
+starts before anything from the copy is imported. It only measures: for every
+contract the outcome (passed, assertion, error, not applicable), the failure
+text and the duration; for the target file its statements and which contexts
+ran each line. The parent process decides reach and verdicts.
 
 Only the standard library, coverage and pytest are imported at module level:
 this file must not pull the unpatched package in ahead of the copy.
@@ -76,23 +77,6 @@ class ProbePlugin:
             self.collection_errors.append(f"{report.nodeid}: {report.longreprtext[-2000:]}")
 
 
-def _statement_lines(cov: coverage.Coverage, target: str, first: int, last: int) -> set[int]:
-    """The statements that stand for lines first..last.
-
-    A patch can sit on a continuation line, which coverage files under the
-    first line of its statement: fall back to the nearest statement above.
-    """
-    try:
-        statements = set(cov.analysis2(target)[1])
-    except coverage.CoverageException:
-        return set(range(first, last + 1))
-    inside = {n for n in statements if first <= n <= last}
-    if inside:
-        return inside
-    above = [n for n in statements if n < first]
-    return {max(above)} if above else set()
-
-
 def main(spec_path: str) -> int:
     spec = json.loads(Path(spec_path).read_text())
     sys.path[0] = spec["root"]  # the copy, not the directory this script sits in
@@ -103,28 +87,29 @@ def main(spec_path: str) -> int:
         cov.start()
     plugin = ProbePlugin(cov)
     exit_code = pytest.main(spec["pytest_args"], plugins=[plugin])
-    reached_by: set[str] = set()
+    statements: list[int] = []
+    executed: dict[int, list[str]] = {}
     if cov is not None:
         cov.stop()
-        lines = _statement_lines(cov, target, spec["first_line"], spec["last_line"])
-        contexts = cov.get_data().contexts_by_lineno(target)
-        for line in lines:
-            reached_by.update(contexts.get(line, ()))
+        try:
+            statements = sorted(cov.analysis2(target)[1])
+        except coverage.CoverageException:
+            pass  # never imported: nothing of it ran
+        executed = {n: sorted(c) for n, c in cov.get_data().contexts_by_lineno(target).items()}
     imported = Path(getattr(sys.modules.get("harness"), "__file__", "") or "").resolve()
     if imported != Path() and Path(spec["root"]).resolve() not in imported.parents:
         plugin.collection_errors.append(
             f"the contracts imported harness from {imported.parent}, not from the patched copy: "
             "an installed copy shadows it"
         )
-    for nodeid, entry in plugin.tests.items():
-        # "" is the context of import and collection, which every contract relied on.
-        entry["reached"] = nodeid in reached_by or "" in reached_by
     Path(spec["out"]).write_text(
         json.dumps(
             {
                 "exit_code": int(exit_code),
                 "tests": plugin.tests,
                 "collection_errors": plugin.collection_errors,
+                "statements": statements,
+                "executed": executed,
             }
         )
     )

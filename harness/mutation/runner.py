@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from harness.mutation.catalogue import CatalogueError
-from harness.mutation.executor import ContractsExecutor, RunOutcome
+from harness.mutation.executor import CommandExecutor, ContractsExecutor, RunOutcome, matches
 from harness.mutation.outcome import Mutant, MutantResult, Verdict
 from harness.mutation.patch import StalePatch, apply_patch
+from harness.mutation.reach import mark_reached
 from harness.mutation.verdict import decide
 from harness.mutation.workspace import Project, Workspace
 
@@ -40,7 +41,7 @@ class Baseline:
         return max(0.0, self.outcome.wall - sum(e.get("duration", 0.0) for e in self.outcome.tests.values()))
 
     def matching(self, contract: str) -> list[str]:
-        return [t for t in self.outcome.tests if t == contract or t.startswith((contract + "::", contract + "["))]
+        return [t for t in self.outcome.tests if matches(t, contract)]
 
     def budget(self, contracts: list[str]) -> float:
         seconds = sum(self.outcome.tests[t].get("duration", 0.0) for c in contracts for t in self.matching(c))
@@ -69,7 +70,7 @@ class KnownBugRun:
     def __init__(
         self,
         project: Project,
-        executor: ContractsExecutor,
+        executor: ContractsExecutor | CommandExecutor,
         jobs: int,
         timeout: float | None = None,
     ) -> None:
@@ -140,6 +141,7 @@ class KnownBugRun:
             source=source,
         )
         if not outcome.timed_out:
+            mark_reached(outcome.tests, outcome.statements, outcome.executed, patch.first_line, patch.last_line)
             decision = decide(outcome.tests, outcome.collection_errors)
             result.verdict = decision.verdict
             result.reason = decision.reason

@@ -8,15 +8,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.reference import coldstore
 from harness.reference.context import ContextEvent, render_messages
+from harness.reference.distill import distill, vector_text
 from harness.reference.frame import Frame
 from harness.reference.messages import Message, to_wire
+from harness.reference.provider import profile_for, transform_request
 from harness.reference.stream import parse_stream
+from harness.reference.transport import run_http_turn
+from harness.reference.trimming import trim_history
 
 
 class ReferenceAdapter:
     name = "reference"
-    capabilities = frozenset({"codec", "kernel"})
+    capabilities = frozenset({"codec", "kernel", "memory", "transport"})
 
     def serialize_message(self, message: dict) -> dict:
         return to_wire(Message.from_neutral(message))
@@ -24,12 +29,34 @@ class ReferenceAdapter:
     def parse_stream(self, body: bytes) -> dict:
         return parse_stream(body)
 
+    def transform_request(self, body: dict, options: dict) -> dict:
+        return transform_request(body, options)
+
     def run_turn(self, user_input: str, model: Any, tools: list[Any]) -> dict:
         events = Frame(model, tools).run_turn(user_input)
         return {"events": [event.to_json() for event in events]}
 
-    def render_history(self, events: list[dict]) -> list[dict]:
-        return render_messages([ContextEvent.from_json(e) for e in events])
+    def render_history(self, events: list[dict], base_url: str | None = None) -> list[dict]:
+        with_reasoning = profile_for(base_url).replays_reasoning
+        return render_messages([ContextEvent.from_json(e) for e in events], with_reasoning=with_reasoning)
+
+    def run_http_turn(self, base_url: str, user_input: str, tools: list[Any], options: dict) -> dict:
+        return run_http_turn(base_url, user_input, tools, options)
+
+    def store_blocks(self, events: list[dict]) -> dict:
+        return coldstore.store([ContextEvent.from_json(e) for e in events])
+
+    def load_blocks(self, store: dict) -> list[dict]:
+        return [event.to_json() for event in coldstore.load(store)]
+
+    def distill(self, event: dict) -> str:
+        return distill(ContextEvent.from_json(event))
+
+    def vector_text(self, event: dict) -> str:
+        return vector_text(ContextEvent.from_json(event))
+
+    def trim_history(self, messages: list[dict], budget: int) -> list[dict]:
+        return trim_history(messages, budget)
 
 
 adapter = ReferenceAdapter()

@@ -59,8 +59,12 @@ class ContextEvent:
         )
 
 
-def render_messages(events: list[ContextEvent]) -> list[dict]:
-    """Persisted events as the wire messages of the next request."""
+def render_messages(events: list[ContextEvent], *, with_reasoning: bool = True) -> list[dict]:
+    """Persisted events as the wire messages of the next request.
+
+    ``with_reasoning`` is the provider's say: only providers that ask for
+    reasoning back get it (strict endpoints reject the unknown field).
+    """
     wire: list[dict] = []
     for event in events:
         if event.input:
@@ -68,7 +72,7 @@ def render_messages(events: list[ContextEvent]) -> list[dict]:
         assistant = Message(
             role="assistant",
             content=event.response,
-            reasoning=event.reasoning,
+            reasoning=event.reasoning if with_reasoning else None,
             tool_calls=tuple(event.tool_calls),
         )
         wire.append(to_wire(assistant))

@@ -34,6 +34,7 @@ class Frame:
         self.clock = clock
         self.msgs: list[dict] = []
         self.events: list[ContextEvent] = []
+        self.resp: dict | None = None  # the last model response that asked for tools
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -47,16 +48,12 @@ class Frame:
         self.msgs.append(to_wire(Message(role="user", content=user_input)))
         pending_input = user_input
         for _ in range(MAX_ROUNDS):
-            pending = self.step_llm()
-            if pending and self._batch_runnable(pending):
-                self.step_tool_batch(pending)
-            else:
-                for call in pending:
-                    self.step_tool_begin(call)
-                    self.step_tool_exec(call)
+            wants_tools = self.step_llm()
+            if wants_tools:
+                self.step_tools()
             self._persist_round(pending_input)
             pending_input = ""
-            if not pending:
+            if not wants_tools:
                 return self.events
         raise RuntimeError(f"turn did not finish within {MAX_ROUNDS} rounds")
 
@@ -64,13 +61,14 @@ class Frame:
         schemas = [tool.schema for tool in self.tools.values()]
         return {"model": "reference", "messages": list(self.msgs), "tools": schemas, "stream": True}
 
-    def step_llm(self) -> list[ToolCall]:
+    def step_llm(self) -> bool:
+        """One model call; True when it asked for tools (``self.resp`` then holds its response)."""
         response = self.model(self.request())
         # Recorded before the branch, so a text-only round never inherits the
         # reasoning of the tool round before it.
         self.turn_reasoning = response.get("reasoning") or None
         self.turn_response = response.get("content") or ""
-        calls = [ToolCall.from_neutral(c) for c in response.get("tool_calls") or ()]
+        calls = _calls_of(response)
         self.msgs.append(
             to_wire(
                 Message(
@@ -81,7 +79,23 @@ class Frame:
                 )
             )
         )
-        return calls
+        if not calls:
+            return False
+        # Only a round that asks for tools replaces it: during a text-only round
+        # it still holds the previous tool round's response, whose reasoning is
+        # not this round's (persisting it from here misattributes reasoning).
+        self.resp = response
+        return True
+
+    def step_tools(self) -> None:
+        """Run the calls of ``self.resp``: as one batch when every tool is parallel-safe."""
+        pending = _calls_of(self.resp)
+        if self._batch_runnable(pending):
+            self.step_tool_batch(pending)
+        else:
+            for call in pending:
+                self.step_tool_begin(call)
+                self.step_tool_exec(call)
 
     def _batch_runnable(self, calls: list[ToolCall]) -> bool:
         return all(getattr(self.tools.get(c.name), "parallel_safe", False) for c in calls)
@@ -128,3 +142,7 @@ class Frame:
             )
         )
         self._reset_round()
+
+
+def _calls_of(response: dict) -> list[ToolCall]:
+    return [ToolCall.from_neutral(c) for c in response.get("tool_calls") or ()]

@@ -1,0 +1,49 @@
+"""Contract: the distillation text of an event reads input, reasoning, response, tool outputs, in that order.
+
+Incident: the kernel of seed 000 distilled old context from an event's input,
+response and tool outputs only; the reasoning, where the round's key decision
+often lives, was never read. The fix puts the reasoning in, in the order the
+round happened: what was asked, what the model thought, what it answered, what
+its tools returned. A summary that reads the answer before the thought behind
+it gets cause and effect backwards.
+
+Rule: every non-empty part of the event appears in the distillation text, and
+the input comes before the reasoning, the reasoning before the response, and
+the response before the tool outputs (which keep their own order).
+
+Production fingerprint: distilled memories that never mention why the agent
+did what it did, or that present its reasoning as a reaction to its own answer.
+"""
+
+import pytest
+
+INPUT = "INPUT-7f3: which invoice was refunded?"
+REASONING = "REASONING-a91: they mean the refund, not the order, so look up invoices first"
+RESPONSE = "RESPONSE-c42: checking the invoices"
+OUTPUTS = ["TOOL-OUTPUT-e10: invoice 12 refunded", "TOOL-OUTPUT-e11: invoice 13 paid"]
+
+
+def _event(with_tools: bool) -> dict:
+    calls = [{"id": f"call_{k}", "name": "invoices", "arguments": f'{{"n":{k}}}'} for k in range(2)] if with_tools else []
+    return {
+        "input": INPUT,
+        "response": RESPONSE,
+        "reasoning": REASONING,
+        "tool_calls": calls,
+        "tool_results": [{"tool_call_id": c["id"], "content": out} for c, out in zip(calls, OUTPUTS)],
+        "tools_used": ["invoices"] if with_tools else [],
+        "timestamp": 1731300000.0,
+    }
+
+
+@pytest.mark.parametrize("with_tools", [False, True], ids=["text-round", "tool-round"])
+def test_distillation_reads_in_chronological_order(memory, with_tools):
+    event = _event(with_tools)
+    parts = [INPUT, REASONING, RESPONSE, *(OUTPUTS if with_tools else [])]
+    text = memory.distill(event)
+    missing = [part for part in parts if part not in text]
+    assert not missing, f"the distillation text lacks {missing}; got {text!r} for event {event!r}"
+    positions = [text.index(part) for part in parts]
+    order = [part.split(":")[0] for _, part in sorted(zip(positions, parts))]
+    wanted = [part.split(":")[0] for part in parts]
+    assert order == wanted, f"the distillation text reads {order}, but should read {wanted}; got {text!r}"

@@ -1,0 +1,87 @@
+"""Contract: history rendered for a later turn carries each round's own reasoning, to providers that ask.
+
+Incident: the persisted event had no reasoning field and the renderer wrote
+assistant messages without it (seed 000, layer L1); elsewhere the history
+path never inserted the reasoning although the database kept it for every
+message (seed 004). Each later turn lost the model's working memory, and with
+tools DeepSeek refused the request outright. The fix is provider-scoped:
+OpenAI's strict schema rejects the field, so only providers that ask get it.
+
+Rule: ``render_history(events, base_url=<DeepSeek>)`` gives each assistant
+message whose persisted reasoning is non-empty a top-level
+``reasoning_content`` equal to it, no key where it was null or empty, and none
+on user or tool messages. ``render_history(events)`` (the call without a base
+URL) and a generic base URL carry none at all. Rendered for DeepSeek and then
+transformed for the era selected with ``--deepseek-era``, the request meets
+that era's rule, each carried value the round's own.
+
+Production fingerprint: the first request of every later turn answers HTTP 400
+"The reasoning_content in the thinking mode must be passed back to the API."
+(V3.2: "Missing `reasoning_content` field in the assistant message at message
+index N."); without the 400, the agent re-derives what it had already worked
+out.
+"""
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness.reasoning_rules import reasoning_violations
+from harness.request_examples import DEEPSEEK_URL, OPENAI_URL, TOOLS, persisted_events
+
+
+def _assistants(messages: list[dict], events: list[dict]) -> list[dict]:
+    assistants = [m for m in messages if m.get("role") == "assistant"]
+    assert len(assistants) == len(events), (
+        f"{len(assistants)} assistant messages rendered from {len(events)} persisted rounds, expected one per round"
+    )
+    return assistants
+
+
+def _show(events: list[dict]) -> str:
+    return json.dumps([{"reasoning": e["reasoning"], "calls": len(e["tool_calls"])} for e in events])
+
+
+@given(events=persisted_events())
+def test_deepseek_history_carries_each_rounds_own_reasoning(kernel, events):
+    messages = kernel.render_history(events, base_url=DEEPSEEK_URL)
+    strays = [f"#{n} {m.get('role')}" for n, m in enumerate(messages) if m.get("role") != "assistant" and "reasoning_content" in m]
+    assert not strays, f"messages {strays} carry reasoning_content, but only assistant messages may"
+    for n, (message, event) in enumerate(zip(_assistants(messages, events), events)):
+        expected = event["reasoning"] or "<absent>"
+        got = message.get("reasoning_content", "<absent>")
+        assert got == expected, (
+            f"assistant message of round #{n}: reasoning_content={got!r}, but should be {expected!r} for persisted "
+            f"reasoning {event['reasoning']!r} (top level, non-empty only); rounds {_show(events)}"
+        )
+
+
+@given(events=persisted_events(), base_url=st.sampled_from([None, OPENAI_URL]))
+def test_generic_history_carries_no_reasoning(kernel, events, base_url):
+    renders = {"render_history(events)": kernel.render_history(events)} if base_url is None else {}
+    renders[f"render_history(events, base_url={base_url!r})"] = kernel.render_history(events, base_url=base_url)
+    for call, messages in renders.items():
+        carriers = [f"#{n} {m.get('role')}" for n, m in enumerate(messages) if "reasoning_content" in m]
+        assert not carriers, (
+            f"{call}: messages {carriers} carry reasoning_content, but a generic provider should get none; "
+            f"rounds {_show(events)}"
+        )
+
+
+@given(events=persisted_events())
+def test_replayed_history_meets_the_era_rule(kernel, codec, deepseek_era, events):
+    messages = kernel.render_history(events, base_url=DEEPSEEK_URL)
+    body = {"model": "deepseek-chat", "messages": messages, "tools": TOOLS, "stream": True}
+    sent = codec.transform_request(body, {"base_url": DEEPSEEK_URL, "era": deepseek_era})["messages"]
+    problems = reasoning_violations(sent, deepseek_era, has_tools=True)
+    for n, (message, event) in enumerate(zip(_assistants(sent, events), events)):
+        if "reasoning_content" in message and message["reasoning_content"] != (event["reasoning"] or ""):
+            problems.append(
+                f"assistant message of round #{n} carries {message['reasoning_content']!r}, "
+                f"but its own persisted reasoning is {event['reasoning']!r}"
+            )
+    assert not problems, (
+        f"history replayed to DeepSeek under the {deepseek_era} rule: {len(problems)} problem(s):\n  "
+        + "\n  ".join(problems) + f"\nrounds {_show(events)}"
+    )

@@ -1,0 +1,119 @@
+"""Contract: with tools, every assistant turn sent to DeepSeek has ``reasoning_content``; real values stay.
+
+Incident: fixing the kernel to store reasoning only helps rounds persisted
+after the fix (seed 000). Sessions on disk were written before the field
+existed; every request carries tools, and DeepSeek's rule then wants
+``reasoning_content`` on every earlier assistant turn, so those sessions got
+HTTP 400 on every request, restarts included: the missing field sits in old
+records on disk. The remedy lives in the request transform: with tools, an
+assistant message without the field gets ``""`` (the server checks presence),
+and a real value is never overwritten, or the model's actual reasoning would
+be wiped.
+
+Rule (the current era's rule, which this remedy serves; ``--deepseek-era``
+selects the rule of the round-trip contracts): with ``tools``, each assistant
+message lacking ``reasoning_content`` gains ``""``, in every round, not just
+the last; one that has it keeps its exact value; without ``tools`` no message
+gains it. Every other key, of the body and of every message, is deep-equal to
+the input; system, user and tool messages are untouched; the input body is not
+modified.
+
+Production fingerprint: after an upgrade, old sessions answer HTTP 400 "The
+reasoning_content in the thinking mode must be passed back to the API." on
+every request and never recover; or the model loses its earlier reasoning
+because an empty string replaced it.
+"""
+
+import copy
+import json
+
+from hypothesis import given
+
+from harness.request_examples import DEEPSEEK_URL, TOOLS, request_bodies
+
+OPTIONS = {"base_url": DEEPSEEK_URL, "era": "current"}
+
+
+def _call(cid: str) -> list[dict]:
+    return [{"id": cid, "type": "function", "function": {"name": "read_file", "arguments": "{}"}}]
+
+
+def _history(*reasoning: str | None) -> list[dict]:
+    """A user message, then tool rounds with the given reasoning (None: no key), then a final answer."""
+    messages: list[dict] = [{"role": "user", "content": "Compare a.txt with b.txt."}]
+    for n, text in enumerate(reasoning[:-1]):
+        assistant = {"role": "assistant", "content": None, "tool_calls": _call(f"call_{n}")}
+        if text is not None:
+            assistant["reasoning_content"] = text
+        messages += [assistant, {"role": "tool", "tool_call_id": f"call_{n}", "content": "text"}]
+    final = {"role": "assistant", "content": "They differ in line 3."}
+    if reasoning[-1] is not None:
+        final["reasoning_content"] = reasoning[-1]
+    return messages + [final]
+
+
+def _without_reasoning(message: dict) -> dict:
+    return {k: v for k, v in message.items() if k != "reasoning_content"}
+
+
+def _message_problems(n: int, before: dict, after: dict, has_tools: bool) -> list[str]:
+    role = before.get("role")
+    if role != "assistant":
+        return [] if after == before else [f"{role} message #{n} became {after!r}, but should be untouched: {before!r}"]
+    problems = []
+    if _without_reasoning(after) != _without_reasoning(before):
+        problems.append(
+            f"assistant message #{n}: fields besides reasoning_content became {_without_reasoning(after)!r}, "
+            f"but should be unchanged: {_without_reasoning(before)!r}"
+        )
+    got = after.get("reasoning_content", "<absent>")
+    if "reasoning_content" in before:
+        if got != before["reasoning_content"]:
+            problems.append(
+                f"assistant message #{n}: reasoning_content={got!r}, but its existing value "
+                f"{before['reasoning_content']!r} must never be overwritten"
+            )
+    elif has_tools and got != "":
+        problems.append(f"assistant message #{n}: reasoning_content={got!r}, but should be backfilled with '' (tools present)")
+    elif not has_tools and got != "<absent>":
+        problems.append(f"assistant message #{n}: reasoning_content={got!r} added, but nothing is backfilled without tools")
+    return problems
+
+
+def _check(codec, body: dict) -> None:
+    sent = copy.deepcopy(body)
+    after = codec.transform_request(sent, OPTIONS)
+    problems = [] if sent == body else [f"the input body was modified in place: {sent!r}"]
+    rest_before = {k: v for k, v in body.items() if k != "messages"}
+    rest_after = {k: v for k, v in after.items() if k != "messages"}
+    if rest_after != rest_before:
+        problems.append(f"body keys besides messages became {rest_after!r}, but should be unchanged: {rest_before!r}")
+    messages = after.get("messages") or []
+    if len(messages) != len(body["messages"]):
+        problems.append(f"{len(messages)} messages came back, but {len(body['messages'])} went in")
+    has_tools = bool(body.get("tools"))
+    for n, (before, got) in enumerate(zip(body["messages"], messages)):
+        problems += _message_problems(n, before, got, has_tools)
+    assert not problems, (
+        f"{len(problems)} problem(s) transforming for DeepSeek (tools={has_tools}, options {OPTIONS}):\n  "
+        + "\n  ".join(problems)
+        + f"\ninput messages: {json.dumps(body['messages'], ensure_ascii=False)[:1500]}"
+    )
+
+
+def test_backfill_covers_every_round(codec):
+    _check(codec, {"model": "deepseek-chat", "messages": _history(None, None, None), "tools": TOOLS})
+
+
+def test_backfill_never_overwrites_real_reasoning(codec):
+    history = _history("Read a.txt first.", None, "", "Line 3 differs.")
+    _check(codec, {"model": "deepseek-chat", "messages": history, "tools": TOOLS})
+
+
+def test_no_backfill_without_tools(codec):
+    _check(codec, {"model": "deepseek-chat", "messages": _history(None, "Read b.txt.", None)})
+
+
+@given(body=request_bodies())
+def test_any_history_is_backfilled_by_the_rule(codec, body):
+    _check(codec, body)

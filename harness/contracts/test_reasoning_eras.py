@@ -1,0 +1,59 @@
+"""Contract: the DeepSeek profile sends reasoning back by the rule of the era it is told.
+
+Incident: DeepSeek's rule for ``reasoning_content`` changed twice (seeds 000
+and 004 hit the current one). R1 answered 400 when it was sent back; V3.2
+demanded it on assistant turns with tool calls; the current rule demands it
+on every earlier assistant turn whenever the request carries tools. An
+adapter that hard-codes one era's rule breaks on a server that keeps another,
+so the era is an input (``options["era"]``), and this contract checks all
+three.
+
+Rule: for each era, the transformed body of any history meets that era's rule
+(:mod:`harness.reasoning_rules`), and every value carried is the message's own:
+real reasoning verbatim, ``""`` only where the message had none.
+
+Production fingerprint: R1: 400 "The reasoning_content is an intermediate
+result for display purposes only ..."; V3.2: 400 "Missing
+`reasoning_content` field in the assistant message at message index N.";
+current: 400 "The reasoning_content in the thinking mode must be passed back
+to the API."
+"""
+
+import json
+
+import pytest
+from hypothesis import given
+
+from harness.reasoning_rules import ERAS, reasoning_violations
+from harness.request_examples import DEEPSEEK_URL, request_bodies
+
+
+def _foreign_values(before: list[dict], after: list[dict]) -> list[str]:
+    """Carried values that are not the message's own (real text kept, "" only where none was)."""
+    problems = []
+    for n, (old, new) in enumerate(zip(before, after)):
+        if "reasoning_content" not in new:
+            continue
+        own = old.get("reasoning_content") or ""
+        if new["reasoning_content"] != own:
+            problems.append(
+                f"message #{n} ({new.get('role')}) carries reasoning_content={new['reasoning_content']!r}, "
+                f"but its own is {own!r}"
+            )
+    return problems
+
+
+@pytest.mark.parametrize("era", ERAS)
+@given(body=request_bodies())
+def test_each_era_rule_is_kept(codec, era, body):
+    after = codec.transform_request(body, {"base_url": DEEPSEEK_URL, "era": era})
+    messages = after.get("messages") or []
+    assert len(messages) == len(body["messages"]), (
+        f"{len(messages)} messages came back, but {len(body['messages'])} went in (era {era!r})"
+    )
+    has_tools = bool(body.get("tools"))
+    problems = reasoning_violations(messages, era, has_tools) + _foreign_values(body["messages"], messages)
+    assert not problems, (
+        f"era {era!r}, tools={has_tools}: {len(problems)} problem(s):\n  " + "\n  ".join(problems)
+        + f"\ninput messages: {json.dumps(body['messages'], ensure_ascii=False)[:1500]}"
+    )

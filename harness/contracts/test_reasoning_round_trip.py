@@ -1,0 +1,111 @@
+"""Contract: within one tool turn, every follow-up request sent carries each earlier round's own reasoning.
+
+Incident: the in-turn path built each assistant message from role, content and
+tool calls only; the round's reasoning was "kept only for debugging" (seed
+004). In a tool conversation that reasoning is the model's working memory
+from one round to the next: without it every round started thinking from
+scratch and re-read the files it had just read. DeepSeek's rule makes the
+same omission fatal (seed 000): with tools, the follow-up request must carry
+the reasoning of the rounds before it.
+
+Rule, under the era selected with ``--deepseek-era``: replaying a recorded
+three-round DeepSeek thinking-mode tool conversation through the adapter's
+real HTTP client, the client sends one request per recorded interaction. In
+each follow-up request SENT (read from the cassette player), the assistant
+message of every earlier round sits beside that round's own ``tool_calls``
+and, under ``v3.2`` and ``current``, carries at its top level the
+``reasoning_content`` that round streamed, not another round's; under ``r1``
+no message carries it. Every request sent keeps the thinking settings asked
+for. What came back: the tools ran with the streamed arguments, and the
+turn's answer is the last round's text.
+
+Production fingerprint: the thinking-to-action ratio explodes (each round
+re-reads what the last one read), or the second request of every tool turn
+answers HTTP 400 "The reasoning_content in the thinking mode must be passed
+back to the API."
+"""
+
+import json
+
+from harness.reasoning_rules import reasoning_violations
+from harness.replay import replay
+from harness.scripted import ScriptedTool
+
+CASSETTE = "deepseek_thinking_tools"
+QUESTION = "Was invoice INV-0312 paid? Check the ledger too."
+OPTIONS = {"effort": "high"}
+# The arguments the cassette streams, per tool.
+EXPECTED_RUNS = {
+    "sql_query": [
+        "{\"sql\":\"select * from invoice where id='INV-0312'\"}",
+        "{\"sql\":\"select * from payment where invoice='INV-0312'\"}",
+    ],
+    "read_file": ['{"path":"ledger/2026-03.csv"}'],
+}
+
+
+def _turn(transport, era: str):
+    tools = [ScriptedTool(name) for name in EXPECTED_RUNS]
+    with replay(CASSETTE) as played:
+        result = transport.run_http_turn(played.base_url, QUESTION, tools, {**OPTIONS, "era": era})
+    assert not played.unplayed(), (
+        f"the client sent {len(played.sent)} request(s), but the cassette {CASSETTE} holds "
+        f"{len(played.cassette)} rounds: {played.unplayed()} follow-up request(s) were never sent"
+    )
+    return played, tools, result
+
+
+def _round_problems(k: int, body: dict, rounds, era: str) -> list[str]:
+    where = f"request #{k + 1}"
+    assistants = [m for m in body.get("messages") or [] if m.get("role") == "assistant"]
+    if len(assistants) != k:
+        return [f"{where} carries {len(assistants)} assistant messages, expected {k}, one per earlier round"]
+    problems = [f"{where}: {p}" for p in reasoning_violations(body["messages"], era, bool(body.get("tools")))]
+    for j, (message, streamed) in enumerate(zip(assistants, rounds)):
+        ids = tuple(c.get("id") for c in message.get("tool_calls") or [])
+        if ids != streamed.tool_call_ids:
+            problems.append(f"{where}, round #{j + 1}: tool_calls ids {ids}, expected the streamed {streamed.tool_call_ids}")
+        if era == "r1":
+            continue
+        got = message.get("reasoning_content", "<absent>")
+        if got != streamed.reasoning:
+            problems.append(
+                f"{where}, round #{j + 1}: reasoning_content={got!r}, but should be that round's own streamed "
+                f"reasoning {streamed.reasoning!r}, top level beside its tool_calls"
+            )
+    return problems
+
+
+def test_follow_up_requests_carry_each_rounds_own_reasoning(transport, deepseek_era):
+    played, _, _ = _turn(transport, deepseek_era)
+    bodies = played.sent_bodies()
+    problems = [p for k, body in enumerate(bodies) for p in _round_problems(k, body, played.rounds, deepseek_era)]
+    assert not problems, (
+        f"{len(problems)} problem(s) in the requests sent under the {deepseek_era} rule:\n  " + "\n  ".join(problems)
+        + "\nassistant messages of the last request: "
+        + json.dumps([m for m in bodies[-1]["messages"] if m.get("role") == "assistant"], ensure_ascii=False)[:1500]
+    )
+
+
+def test_requests_sent_keep_the_thinking_settings(transport, deepseek_era):
+    played, _, _ = _turn(transport, deepseek_era)
+    for k, body in enumerate(played.sent_bodies()):
+        settings = {key: body.get(key, "<absent>") for key in ("thinking", "reasoning_effort", "extra_body")}
+        assert body.get("thinking", {"type": "enabled"}) == {"type": "enabled"} and "extra_body" not in body, (
+            f"request #{k + 1} sent {settings}, but effort {OPTIONS['effort']!r} should leave thinking on, "
+            "switched at the top level of the body"
+        )
+        assert body.get("reasoning_effort") == "high", (
+            f"request #{k + 1} sent {settings}, but effort 'high' should send reasoning_effort 'high'"
+        )
+
+
+def test_tools_ran_with_the_streamed_arguments(transport, deepseek_era):
+    played, tools, result = _turn(transport, deepseek_era)
+    runs = {tool.name: [run.arguments for run in tool.runs] for tool in tools}
+    assert runs == EXPECTED_RUNS, f"the tools ran with {runs}, but the cassette streamed {EXPECTED_RUNS}"
+    events = result["events"]
+    answer = events[-1]["response"] if events else None
+    assert answer == played.rounds[-1].content, (
+        f"the turn's last persisted response is {answer!r}, but the last round streamed {played.rounds[-1].content!r}"
+    )

@@ -1,0 +1,41 @@
+"""Contract: the text an event is indexed under for vector search includes its reasoning.
+
+Incident: the kernel of seed 000 built each event's search text from its input
+and response. The clue that makes a round findable often exists only in the
+reasoning ("the user wants A, not B, so look up C first"); searched by the
+response alone, memory recall picks the wrong rounds or misses the right one.
+The fix adds the reasoning to the search text.
+
+Rule: the vector-search text of an event with reasoning contains that
+reasoning verbatim.
+
+Production fingerprint: memory recall that never finds a round by the intent
+the model worked out, only by the words of its final answer.
+"""
+
+from hypothesis import assume, example, given
+from hypothesis import strategies as st
+
+from harness.contracts.persisted_events import events, shown
+
+INCIDENT_EVENT = {
+    "input": "Can you check my bill?",
+    "response": "Your statement closes on the 12th.",
+    "reasoning": "They want the billing date, not the order status, so look up the statement first.",
+    "tool_calls": [],
+    "tool_results": [],
+    "tools_used": [],
+    "timestamp": 1731300000.0,
+}
+
+
+@given(event=events(reasoning=st.text(min_size=1)))
+@example(event=INCIDENT_EVENT)
+def test_vector_text_contains_the_reasoning(memory, event):
+    # Reasoning that also occurs in the input or response would be found without being indexed.
+    assume(event["reasoning"] not in event["input"] and event["reasoning"] not in event["response"])
+    text = memory.vector_text(event)
+    assert event["reasoning"] in text, (
+        f"vector text={shown(text)} lacks the reasoning {shown(event['reasoning'])} "
+        f"for input {shown(event['input'])}, response {shown(event['response'])}"
+    )

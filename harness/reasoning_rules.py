@@ -1,0 +1,72 @@
+"""DeepSeek's rule for sending ``reasoning_content`` back, era by era.
+
+The rule changed over time, so a contract says which era it holds an adapter
+to (``--deepseek-era``, default ``current``):
+
+========  ============================================================  =============================================
+era       rule                                                          the provider's answer when it is broken
+========  ============================================================  =============================================
+r1        never send it back                                            400 "The reasoning_content is an intermediate
+                                                                        result for display purposes only ..."
+v3.2      with ``tools``, assistant turns with tool calls carry it      400 "Missing `reasoning_content` field in the
+                                                                        assistant message at message index N."
+current   with ``tools``, every earlier assistant turn carries it       400 "The reasoning_content in the thinking mode
+                                                                        must be passed back to the API."
+========  ============================================================  =============================================
+
+Without ``tools`` the field is ignored (v3.2, current). Presence is what the
+server checks: ``""`` on a turn stored before reasoning was kept satisfies it.
+See https://api-docs.deepseek.com/guides/thinking_mode and
+https://api-docs.deepseek.com/guides/reasoning_model.
+"""
+
+from __future__ import annotations
+
+from harness.adapter import ERAS
+
+__all__ = ["DEFAULT_ERA", "ERAS", "must_carry", "reasoning_violations"]
+
+DEFAULT_ERA = "current"
+
+_ANSWERS = {
+    "r1": "The reasoning_content is an intermediate result for display purposes only and will not be "
+    "included in the context for inference.",
+    "v3.2": "Missing `reasoning_content` field in the assistant message at message index {n}.",
+    "current": "The reasoning_content in the thinking mode must be passed back to the API.",
+}
+
+
+def must_carry(message: dict, era: str, has_tools: bool) -> bool | None:
+    """True if ``message`` must carry ``reasoning_content``, False if it must not, None if either is fine.
+
+    After R1 the rule speaks of assistant turns only; other roles are left to
+    the contracts that own them.
+    """
+    if era == "r1":
+        return False
+    if message.get("role") != "assistant" or not has_tools:
+        return None
+    if era == "v3.2" and not message.get("tool_calls"):
+        return None
+    return True
+
+
+def reasoning_violations(messages: list[dict], era: str, has_tools: bool) -> list[str]:
+    """Every message of a request body that breaks the ``era`` rule, with the provider's answer."""
+    problems: list[str] = []
+    for n, message in enumerate(messages):
+        rule = must_carry(message, era, has_tools)
+        carries = "reasoning_content" in message
+        role = message.get("role")
+        if rule is True and not carries:
+            problems.append(
+                f"message #{n} ({role}, tool_calls={bool(message.get('tool_calls'))}) has no reasoning_content, "
+                f"but the {era} rule requires it with tools; DeepSeek answers 400 "
+                f"{_ANSWERS[era].format(n=n)!r}"
+            )
+        elif rule is False and carries:
+            problems.append(
+                f"message #{n} ({role}) carries reasoning_content={message['reasoning_content']!r}, "
+                f"but the {era} rule forbids sending it back; DeepSeek answers 400 {_ANSWERS[era]!r}"
+            )
+    return problems

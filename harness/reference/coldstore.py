@@ -1,0 +1,88 @@
+"""Cold storage: each persisted event as one text block per role, read back by id.
+
+Writing splits an event into blocks (input, reasoning, response, one per tool
+output; none for a role without text) and keeps a small record of the rest.
+Reasoning is a block of its own, never folded into the response: loading puts
+it back into a different field, and merged the model would read its own chain
+of thought as something it said. A block's id is a hash of the event's
+timestamp, the block's role and its position among that role's blocks; loading
+derives the ids again from the record and reads each block by id. The
+timestamp is normalized before any id is computed, and the record keeps the
+normalized value, so writer and reader always hash the same number.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+
+from harness.reference.context import ContextEvent, ToolResult
+from harness.reference.event_parts import event_parts
+from harness.reference.messages import ToolCall
+
+
+def block_id(timestamp: float, role: str, position: int) -> str:
+    # repr() is exact for floats and survives the JSON round trip of the record.
+    return hashlib.sha256(f"{timestamp!r}|{role}|{position}".encode()).hexdigest()[:24]
+
+
+def normalized_timestamp(event: ContextEvent) -> float:
+    """The event's timestamp, or for a zero one a value derived from the event itself."""
+    if event.timestamp:
+        return event.timestamp
+    return _derived_timestamp(event)
+
+
+def _derived_timestamp(event: ContextEvent) -> float:
+    # Never the current time: the same event must hash to the same ids on every
+    # write. The value lies in (0, 1), before every real clock reading, as zero did.
+    body = {key: value for key, value in event.to_json().items() if key != "timestamp"}
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).digest()
+    return (int.from_bytes(digest[:6], "big") + 1) / 2**49
+
+
+def store(events: list[ContextEvent]) -> dict:
+    """Events to a plain-JSON cold store ``{"events": [record], "blocks": [block]}``."""
+    records: list[dict] = []
+    blocks: list[dict] = []
+    for event in events:
+        stamp = normalized_timestamp(event)
+        records.append(
+            {
+                "timestamp": stamp,
+                "tool_calls": [call.to_neutral() for call in event.tool_calls],
+                "tool_result_ids": [result.tool_call_id for result in event.tool_results],
+                "tools_used": list(event.tools_used),
+            }
+        )
+        blocks += [
+            {"id": block_id(stamp, part.role, part.position), "role": part.role, "content": part.content}
+            for part in event_parts(event)
+        ]
+    return {"events": records, "blocks": blocks}
+
+
+def load(cold: Mapping) -> list[ContextEvent]:
+    """A cold store back to events; a block that is absent reads as empty text."""
+    by_id = {block["id"]: block["content"] for block in cold["blocks"]}
+    return [_load_event(record, by_id) for record in cold["events"]]
+
+
+def _load_event(record: Mapping, by_id: Mapping[str, str]) -> ContextEvent:
+    stamp = record["timestamp"]
+
+    def text(role: str, position: int = 0) -> str:
+        return by_id.get(block_id(stamp, role, position), "")
+
+    return ContextEvent(
+        input=text("input"),
+        response=text("response"),
+        reasoning=text("reasoning") or None,
+        tool_calls=[ToolCall.from_neutral(call) for call in record["tool_calls"]],
+        tool_results=[
+            ToolResult(call_id, text("tool_output", k)) for k, call_id in enumerate(record["tool_result_ids"])
+        ],
+        tools_used=list(record["tools_used"]),
+        timestamp=stamp,
+    )

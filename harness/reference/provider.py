@@ -1,0 +1,157 @@
+"""Provider profiles: what a generic chat-completions body becomes for one provider.
+
+The kernel builds one generic OpenAI-compatible body; the profile chosen by the
+base URL's host then adjusts it. Only the exact host ``api.deepseek.com`` gets
+the DeepSeek profile (a look-alike such as ``api.deepseek.com.evil.io`` must
+not); every other host gets the generic profile.
+
+Wire rules kept here (each one took a production agent down when broken):
+
+- DeepSeek's thinking switch is ``"thinking": {"type": ...}`` at the TOP LEVEL of
+  the raw JSON body. ``extra_body`` is an OpenAI-SDK argument the SDK flattens;
+  sent raw, the server ignores it and thinking silently stays on.
+- No ``thinking`` key when the caller did not ask; ``off`` sends ``disabled``.
+  DeepSeek's effort ladder is low/high/max and the server reads ``medium`` as
+  high, so medium is sent as low to keep the settings distinguishable.
+- A sub-agent (``role: "executor"``) does not inherit the caller's setting: its
+  rounds default to thinking disabled.
+- With ``tools``, DeepSeek requires earlier assistant turns to carry
+  ``reasoning_content``; which turns depends on the rule era. Turns persisted
+  before reasoning was stored get ``""`` (the server checks presence), and a
+  real value is never overwritten.
+- The generic profile never sends ``reasoning_content`` or ``thinking``: strict
+  endpoints reject unknown message fields.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from harness.adapter import EFFORTS, ERAS, ROLES
+
+DEEPSEEK_HOST = "api.deepseek.com"
+
+# The slider word -> DeepSeek's reasoning_effort ("off" is the thinking switch).
+DEEPSEEK_EFFORT = {"low": "low", "medium": "low", "high": "high", "max": "max"}
+
+
+@dataclass(frozen=True)
+class RequestOptions:
+    """The plain-JSON ``options`` of ``transform_request``, checked."""
+
+    base_url: str | None = None
+    effort: str | None = None
+    role: str = "main"
+    era: str = "current"
+
+    @classmethod
+    def from_json(cls, options: Mapping[str, Any]) -> RequestOptions:
+        parsed = cls(
+            base_url=options.get("base_url"),
+            effort=options.get("effort"),
+            role=options.get("role") or "main",
+            era=options.get("era") or "current",
+        )
+        for name, allowed in (("effort", (None, *EFFORTS)), ("role", ROLES), ("era", ERAS)):
+            if getattr(parsed, name) not in allowed:
+                raise ValueError(f"option {name}={getattr(parsed, name)!r}; expected one of {allowed}")
+        return parsed
+
+
+class Profile(Protocol):
+    name: str
+    replays_reasoning: bool  # persisted reasoning goes back into rendered history
+
+    def transform(self, body: dict, options: RequestOptions) -> dict: ...
+
+
+class GenericProfile:
+    """Any OpenAI-compatible endpoint: effort passes through, DeepSeek-only fields never go."""
+
+    name = "openai-compatible"
+    replays_reasoning = False
+
+    def transform(self, body: dict, options: RequestOptions) -> dict:
+        body.pop("thinking", None)
+        body["messages"] = [_without_reasoning(m) for m in body.get("messages", ())]
+        # No portable word for "off" exists here, so it sends nothing.
+        if options.effort not in (None, "off"):
+            body["reasoning_effort"] = options.effort
+        return body
+
+
+class DeepSeekProfile:
+    """``api.deepseek.com``: the thinking switch, the effort ladder, the reasoning rule of an era."""
+
+    name = "deepseek"
+    replays_reasoning = True
+
+    def transform(self, body: dict, options: RequestOptions) -> dict:
+        _switch_thinking(body, options)
+        body["messages"] = _carry_reasoning(body.get("messages", []), options.era, bool(body.get("tools")))
+        return body
+
+
+GENERIC = GenericProfile()
+DEEPSEEK = DeepSeekProfile()
+
+
+def profile_for(base_url: str | None) -> Profile:
+    """The profile of the provider at ``base_url``; ``None`` means generic."""
+    host = urlsplit(base_url).hostname if base_url else None
+    return DEEPSEEK if host == DEEPSEEK_HOST else GENERIC
+
+
+def transform_request(body: dict, options: Mapping[str, Any]) -> dict:
+    """A new body for the provider ``options["base_url"]`` names; ``body`` is left as it was."""
+    parsed = RequestOptions.from_json(options)
+    return profile_for(parsed.base_url).transform(copy.deepcopy(body), parsed)
+
+
+def _switch_thinking(body: dict, options: RequestOptions) -> None:
+    effort = options.effort
+    if effort is None and options.role == "executor":
+        # A sub-agent executes a task; the default high-effort thinking only slows it.
+        effort = "off"
+    if effort is None:
+        return  # the caller did not ask: the server default stands
+    if effort == "off":
+        _set_thinking(body, "disabled")
+        return
+    _set_thinking(body, "enabled")
+    body["reasoning_effort"] = DEEPSEEK_EFFORT[effort]
+
+
+def _set_thinking(body: dict, state: str) -> None:
+    # Top level of the raw body: the server never looks inside an "extra_body".
+    body["thinking"] = {"type": state}
+
+
+def _carry_reasoning(messages: list[dict], era: str, has_tools: bool) -> list[dict]:
+    if era == "r1":
+        # R1 rejects reasoning sent back as an intermediate result.
+        return [_without_reasoning(m) for m in messages]
+    if not has_tools:
+        return messages  # without tools the server ignores the field either way
+    return [_backfilled(m) if _must_carry(m, era) else m for m in messages]
+
+
+def _must_carry(message: dict, era: str) -> bool:
+    if message.get("role") != "assistant":
+        return False
+    # V3.2 asks it of tool-call turns; the current rule of every earlier assistant turn.
+    return era == "current" or bool(message.get("tool_calls"))
+
+
+def _backfilled(message: dict) -> dict:
+    if message.get("reasoning_content") is not None:
+        return message  # real reasoning (or an explicit "") is never overwritten
+    return {**message, "reasoning_content": ""}
+
+
+def _without_reasoning(message: dict) -> dict:
+    return {key: value for key, value in message.items() if key != "reasoning_content"}

@@ -1,0 +1,66 @@
+"""The reference HTTP transport: the kernel's LLM rounds over real, streamed HTTP.
+
+Each round the frame builds the generic request, the provider profile
+transforms it (thinking switch, effort, reasoning rule), httpx POSTs it to
+``{base_url}/chat/completions`` and the streamed SSE body is parsed into the
+neutral response the frame consumes.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import httpx
+
+from harness.reference.frame import Frame
+from harness.reference.provider import transform_request
+from harness.reference.stream import parse_stream
+
+API_KEY_ENV = "HARNESS_API_KEY"  # sent as a bearer token when set (live recording)
+TIMEOUT = httpx.Timeout(120.0, connect=10.0)
+_SHOWN = 500  # characters of an error body quoted in the exception
+
+
+class ProviderHTTPError(RuntimeError):
+    """The provider answered with an HTTP error status."""
+
+    def __init__(self, status: int, url: str, body: str) -> None:
+        self.status = status
+        self.body = body
+        super().__init__(f"POST {url}: HTTP {status}: {body[:_SHOWN]}")
+
+
+class HttpModel:
+    """The frame's model: one streamed chat completion per call."""
+
+    def __init__(self, client: httpx.Client, base_url: str, options: dict[str, Any]) -> None:
+        self.client = client
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.model = options.get("model")
+        self.options = {**options, "base_url": base_url}
+
+    def __call__(self, request: dict) -> dict:
+        body = transform_request(request, self.options)
+        if self.model:
+            body["model"] = self.model
+        with self.client.stream("POST", self.url, json=body, headers=_headers()) as response:
+            raw = b"".join(response.iter_bytes())
+        if response.status_code >= 400:
+            raise ProviderHTTPError(response.status_code, self.url, raw.decode("utf-8", "replace"))
+        return parse_stream(raw)
+
+
+def run_http_turn(base_url: str, user_input: str, tools: list[Any], options: dict[str, Any]) -> dict:
+    """One agent turn against the provider at ``base_url``; the persisted events."""
+    with httpx.Client(timeout=TIMEOUT) as client:
+        events = Frame(HttpModel(client, base_url, options), tools).run_turn(user_input)
+    return {"events": [event.to_json() for event in events]}
+
+
+def _headers() -> dict[str, str]:
+    headers = {"Accept": "text/event-stream"}
+    key = os.environ.get(API_KEY_ENV)
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    return headers

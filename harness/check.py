@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import harness.contracts
-from harness.plugin import NOT_APPLICABLE, adapter_under_test
+from harness.plugin import BRIDGE_ERROR, NOT_APPLICABLE, adapter_under_test
 
 CONTRACTS_DIR = Path(harness.contracts.__file__).parent
 
@@ -35,6 +35,8 @@ class _Collector:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if getattr(report, "harness_not_applicable", False):
             status = NOT_APPLICABLE
+        elif getattr(report, "harness_bridge_error", False):
+            status = BRIDGE_ERROR
         elif report.failed:
             status = "failed" if report.when == "call" else "error"
         elif report.passed and report.when == "call":
@@ -66,19 +68,33 @@ def pytest_args(
     profile: str,
     junitxml: str | None = None,
     select: list[str] | None = None,
+    adapter_cmd: str | None = None,
+    adapter_timeout: float | None = None,
 ) -> list[str]:
     targets = [str(CONTRACTS_DIR / s) for s in select] if select else [str(CONTRACTS_DIR)]
     args = [*targets, "--rootdir", str(CONTRACTS_DIR), "-p", "no:cacheprovider", "--hypothesis-profile", profile]
     if adapter:
         args += ["--adapter", adapter]
+    if adapter_cmd:
+        args += ["--adapter-cmd", adapter_cmd]
+    if adapter_timeout is not None:
+        args += ["--adapter-timeout", str(adapter_timeout)]
     if junitxml:
         args += ["--junitxml", junitxml]
     return args
 
 
-def run_check(adapter: str | None, profile: str, junitxml: str | None, verbose: bool = False) -> int:
+def run_check(
+    adapter: str | None,
+    profile: str,
+    junitxml: str | None,
+    verbose: bool = False,
+    adapter_cmd: str | None = None,
+    adapter_timeout: float | None = None,
+) -> int:
     collector = _Collector()
-    args = pytest_args(adapter, profile, junitxml) + ["-p", "no:terminal"]
+    args = pytest_args(adapter, profile, junitxml, adapter_cmd=adapter_cmd, adapter_timeout=adapter_timeout)
+    args += ["-p", "no:terminal"]
     code = pytest.main(args, plugins=[collector])
     if code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR):
         return int(code)

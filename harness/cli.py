@@ -14,6 +14,12 @@ def _parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="run the contracts against an adapter")
     check.add_argument("--adapter", metavar="MODULE:ATTR", help="adapter under test (default: the reference)")
+    check.add_argument(
+        "--adapter-cmd", metavar="COMMAND", help="adapter under test as a bridge process (docs/adapter-protocol.md)"
+    )
+    check.add_argument(
+        "--adapter-timeout", type=float, metavar="SECONDS", help="per-request silence limit for --adapter-cmd"
+    )
     check.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
     check.add_argument(
         "--hypothesis-profile", default=profiles.DEFAULT_PROFILE, choices=sorted(profiles.PROFILES)
@@ -32,6 +38,17 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("--shard", type=_shard, metavar="K/N", help="run a deterministic slice for CI matrices")
         cmd.add_argument("--jobs", type=_positive, metavar="N", help="parallel mutant runs (default: all cores)")
         cmd.add_argument("--timeout", type=float, metavar="SECONDS", help="per-mutant budget (default: from baseline)")
+
+    nightly = sub.add_parser("nightly", help="contracts (nightly profile), known bugs and mutmut: one mutation report")
+    nightly.add_argument("--report-dir", type=Path, metavar="DIR", help="write JSON, HTML, Markdown and JUnit here")
+    nightly.add_argument("--shard", type=_shard, metavar="K/N", help="run a deterministic slice for CI matrices")
+    nightly.add_argument("--jobs", type=_positive, metavar="N", help="parallel mutant runs (default: all cores)")
+    nightly.add_argument("--hypothesis-seed", type=int, metavar="SEED", help="replay a nightly run's contracts")
+    report = sub.add_parser("report", help="work with mutation reports")
+    report_sub = report.add_subparsers(dest="report_command", required=True)
+    merge = report_sub.add_parser("merge", help="join shard reports into one report directory")
+    merge.add_argument("inputs", nargs="+", type=Path, metavar="REPORT.json")
+    merge.add_argument("-o", "--output", type=Path, required=True, metavar="DIR", help="write the merged reports here")
     return parser
 
 
@@ -55,10 +72,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "check":
         from harness.check import run_check
 
-        return run_check(args.adapter, args.hypothesis_profile, args.junitxml, args.verbose)
+        return run_check(
+            args.adapter, args.hypothesis_profile, args.junitxml, args.verbose, args.adapter_cmd, args.adapter_timeout
+        )
     if args.command in ("mutate", "gate"):
         from harness.mutation.command import run_known_bugs
 
         only = getattr(args, "only", None)
         return run_known_bugs(args.config, only, args.report_dir, args.shard, args.jobs, args.timeout)
+    if args.command == "nightly":
+        from harness.nightly.command import run_nightly
+
+        return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed)
+    if args.command == "report":
+        from harness.nightly.command import run_merge
+
+        return run_merge(args.inputs, args.output)
     raise AssertionError(f"unhandled command {args.command}")

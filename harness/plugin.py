@@ -4,6 +4,9 @@ Registered through the ``pytest11`` entry point, so the contracts run in any
 pytest session where the package is installed. Contracts ask for a capability
 fixture (``codec``, ``kernel``); when the adapter does not offer it the test is
 reported as *not applicable*: its own status and summary count, never a pass.
+With ``--adapter-cmd`` the adapter is a child process (``harness.bridge``); a
+contract it could not run (crash, hang, malformed reply) gets the status
+*error*, and the adapter's stderr goes into the failing contract's report.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ from hypothesis import settings
 
 from harness import profiles
 from harness.adapter import CAPABILITIES, AdapterError, LoadedAdapter, load_adapter, resolve_spec
+from harness.bridge import DEFAULT_TIMEOUT, BridgeAdapter, BridgeError, load_bridge
 from harness.reasoning_rules import DEFAULT_ERA, ERAS
 
 profiles.register()
 settings.load_profile(profiles.DEFAULT_PROFILE)
 
 NOT_APPLICABLE = "not applicable"
+BRIDGE_ERROR = "error"  # the contract could not run: the adapter process crashed, hung or broke the protocol
 _adapter_key = pytest.StashKey[LoadedAdapter]()
 _seed_key = pytest.StashKey[int]()
 
@@ -37,6 +42,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         metavar="MODULE:ATTR",
         help="adapter under test (default: $HARNESS_ADAPTER, else the bundled reference)",
+    )
+    group.addoption(
+        "--adapter-cmd",
+        dest="harness_adapter_cmd",
+        default=None,
+        metavar="COMMAND",
+        help="adapter under test as a child process speaking the bridge protocol (docs/adapter-protocol.md)",
+    )
+    group.addoption(
+        "--adapter-timeout",
+        dest="harness_adapter_timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"how long the --adapter-cmd process may stay silent on a request (default: {DEFAULT_TIMEOUT:g})",
     )
     group.addoption(
         "--deepseek-era",
@@ -62,12 +82,31 @@ def pytest_configure(config: pytest.Config) -> None:
 def adapter_under_test(config: pytest.Config) -> LoadedAdapter:
     """Load the adapter once per session; a bad spec is a usage error."""
     if _adapter_key not in config.stash:
-        spec = resolve_spec(config.getoption("harness_adapter"))
         try:
-            config.stash[_adapter_key] = load_adapter(spec)
+            config.stash[_adapter_key] = _load(config)
         except AdapterError as exc:
             raise pytest.UsageError(str(exc)) from exc
     return config.stash[_adapter_key]
+
+
+def _load(config: pytest.Config) -> LoadedAdapter:
+    command = config.getoption("harness_adapter_cmd")
+    if command is None:
+        return load_adapter(resolve_spec(config.getoption("harness_adapter")))
+    if config.getoption("harness_adapter"):
+        raise AdapterError("give --adapter or --adapter-cmd, not both")
+    return load_bridge(command, config.getoption("harness_adapter_timeout"))
+
+
+def _bridge(config: pytest.Config) -> BridgeAdapter | None:
+    loaded = config.stash.get(_adapter_key, None)
+    return loaded.obj if loaded is not None and isinstance(loaded.obj, BridgeAdapter) else None
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    bridge = _bridge(config)
+    if bridge is not None:
+        bridge.close()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -120,10 +159,19 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
     if call.excinfo is not None and call.excinfo.errisinstance(NotApplicable):
         report.harness_not_applicable = True
+    if call.excinfo is not None and call.excinfo.errisinstance(BridgeError):
+        report.harness_bridge_error = True
+    bridge = _bridge(item.config)
+    # Taken in every phase, so what is attached was written during this one.
+    stderr = bridge.take_stderr() if bridge is not None else ""
+    if stderr and report.failed:
+        report.sections.append(("Captured stderr adapter", stderr))
     return report
 
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):
     if getattr(report, "harness_not_applicable", False):
         return NOT_APPLICABLE, "n", "NOT APPLICABLE"
+    if getattr(report, "harness_bridge_error", False):
+        return BRIDGE_ERROR, "E", "ERROR"
     return None

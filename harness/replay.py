@@ -22,12 +22,22 @@ from urllib.parse import parse_qsl, urlsplit
 
 import vcr
 import yaml
+from vcr.cassette import Cassette
+from vcr.request import Request
 
 CASSETTES = Path(__file__).parent / "cassettes"
 ENDPOINT = "/chat/completions"
 
 # Headers to drop when recording (vcrpy ``filter_headers``); a cassette holding any is refused.
-SECRET_HEADERS = ("authorization", "proxy-authorization", "api-key", "x-api-key", "x-goog-api-key", "cookie", "set-cookie")
+SECRET_HEADERS = (
+    "authorization",
+    "proxy-authorization",
+    "api-key",
+    "x-api-key",
+    "x-goog-api-key",
+    "cookie",
+    "set-cookie",
+)
 _SECRET_QUERY = {"key", "api_key", "apikey", "api-key", "access_token", "token"}
 _SECRET_TEXT = re.compile(r"\bBearer\s+[A-Za-z0-9._~+/=-]{8,}|\bsk-[A-Za-z0-9_-]{16,}")
 
@@ -45,8 +55,8 @@ class Round:
 class Replay:
     """A cassette being played, and the requests the client sent to it."""
 
-    cassette: vcr.cassette.Cassette
-    sent: list[vcr.request.Request] = field(default_factory=list)
+    cassette: Cassette
+    sent: list[Request] = field(default_factory=list)
 
     @property
     def base_url(self) -> str:
@@ -63,7 +73,9 @@ class Replay:
             try:
                 bodies.append(json.loads(request.body or b""))
             except ValueError:
-                raise AssertionError(f"request #{n} to {request.uri} has a body that is not JSON: {request.body!r:.300}")
+                raise AssertionError(
+                    f"request #{n} to {request.uri} has a body that is not JSON: {request.body!r:.300}"
+                ) from None
         return bodies
 
     def unplayed(self) -> int:
@@ -78,7 +90,7 @@ def replay(name: str) -> Iterator[Replay]:
         played = Replay(cassette)
         answer = cassette.play_response
 
-        def play_and_keep(request):
+        def play_and_keep(request: Request) -> dict:
             played.sent.append(request)
             return answer(request)
 

@@ -1,4 +1,4 @@
-"""Inputs for the provider contracts: base URLs, and Hypothesis strategies for request bodies and histories.
+"""Inputs for the provider contracts: base URLs and a Hypothesis strategy for request bodies.
 
 Generated histories are deliberately untidy: any role may carry
 ``reasoning_content`` or fields a rebuild would lose (``name``, ``prefix``,
@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 
 DEEPSEEK_URL = "https://api.deepseek.com"
 # The same host written the ways clients write it.
-DEEPSEEK_URLS = (DEEPSEEK_URL, "https://api.deepseek.com/v1", "https://API.DeepSeek.com/beta", "https://api.deepseek.com:443/")
+DEEPSEEK_URLS = (
+    DEEPSEEK_URL,
+    "https://api.deepseek.com/v1",
+    "https://API.DeepSeek.com/beta",
+    "https://api.deepseek.com:443/",
+)
 OPENAI_URL = "https://api.openai.com/v1"
 GENERIC_URLS = (OPENAI_URL, "https://openrouter.ai/api/v1", "http://localhost:11434/v1", None)
 # Hosts that merely look like DeepSeek's: each must get the generic profile.
@@ -67,6 +72,33 @@ TOOLS = [
 ]
 
 
+
+def one_call(cid: str) -> list[dict]:
+    """A ``tool_calls`` list of one wire call with id ``cid``."""
+    return [{"id": cid, "type": "function", "function": {"name": "read_file", "arguments": "{}"}}]
+
+
+# A hand-written member of request_bodies(tools=True), used as an @example: it
+# fails fast (no shrinking) on the bugs the generated ones find.
+UNTIDY_BODY = {
+    "model": "deepseek-chat",
+    "messages": [
+        {"role": "system", "content": "Be brief.", "name": "ops"},
+        {"role": "user", "content": "Compare a.txt with b.txt.", "reasoning_content": "stray"},
+        {"role": "assistant", "content": None, "name": "agent", "tool_calls": one_call("call_0")},
+        {"role": "tool", "tool_call_id": "call_0", "content": "text of a"},
+        {"role": "assistant", "content": "", "reasoning_content": "Now b.txt.", "x_vendor": {"trace": "7"},
+         "tool_calls": one_call("call_1")},
+        {"role": "tool", "tool_call_id": "call_1", "content": "text of b"},
+        {"role": "assistant", "content": "They differ in line 3.", "prefix": False},
+        {"role": "user", "content": "Which line?"},
+    ],
+    "tools": TOOLS,
+    "stream": True,
+    "temperature": 0.2,
+}
+
+
 @st.composite
 def request_bodies(draw, tools: bool | None = None) -> dict:
     """A generic chat-completions body; ``tools`` forces whether it carries tools."""
@@ -79,23 +111,3 @@ def request_bodies(draw, tools: bool | None = None) -> dict:
     body.update(draw(st.fixed_dictionaries({}, optional=optional)))
     return body
 
-
-@st.composite
-def persisted_events(draw) -> list[dict]:
-    """Persisted rounds: reasoning None, empty or text; tool rounds with their results."""
-    events = []
-    for n in range(draw(st.integers(1, 5))):
-        calls = draw(st.lists(st.sampled_from(["read_file", "sql_query"]), max_size=2))
-        tool_calls = [{"id": f"call_{n}_{k}", "name": name, "arguments": "{}"} for k, name in enumerate(calls)]
-        events.append(
-            {
-                "input": draw(st.just("") | _text) if n else draw(_text),
-                "response": "" if tool_calls else draw(_text),
-                "reasoning": draw(st.none() | st.just("") | _reasoning),
-                "tool_calls": tool_calls,
-                "tool_results": [{"tool_call_id": c["id"], "content": f"result {c['id']}"} for c in tool_calls],
-                "tools_used": sorted(set(calls)),
-                "timestamp": float(n + 1),
-            }
-        )
-    return events

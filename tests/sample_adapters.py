@@ -14,6 +14,9 @@ class CodecOnly:
     def parse_stream(self, body: bytes) -> dict:
         return _reference.parse_stream(body)
 
+    def transform_request(self, body: dict, options: dict) -> dict:
+        return _reference.transform_request(body, options)
+
 
 class ReasoningInContent(CodecOnly):
     """The seed-000 bug in a user's adapter: reasoning folded into content."""

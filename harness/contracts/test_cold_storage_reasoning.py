@@ -30,8 +30,8 @@ LONG = "step " * 20_000
 SPECIAL = 'He said "no", then \'maybe\'\n\tline two \\n 思考 🧠 \u200b end'
 
 
-def _event(input: str, response: str, reasoning: str) -> dict:
-    return {"input": input, "response": response, "reasoning": reasoning, "tool_calls": [],
+def _event(question: str, response: str, reasoning: str) -> dict:
+    return {"input": question, "response": response, "reasoning": reasoning, "tool_calls": [],
             "tool_results": [], "tools_used": [], "timestamp": 1731300000.25}
 
 
@@ -67,7 +67,10 @@ def test_reasoning_is_its_own_block_and_round_trips(memory, event):
     _check_loads(memory, cold, [event])
     # Backdoor: rewrite the reasoning block and load again. Reasoning that does
     # not change was read from somewhere else than its block.
-    edited = [dict(b, content="edited: " + b["content"]) if b.get("role") == "reasoning" else b for b in cold["blocks"]]
+    edited = [
+        dict(block, content="edited: " + block["content"]) if block.get("role") == "reasoning" else block
+        for block in cold["blocks"]
+    ]
     got = memory.load_blocks({**cold, "blocks": edited})[0].get("reasoning")
     assert got == "edited: " + event["reasoning"], (
         f"after editing the reasoning block, the loaded reasoning={shown(got)}, but should be the block's "

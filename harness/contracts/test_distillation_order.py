@@ -24,7 +24,7 @@ OUTPUTS = ["TOOL-OUTPUT-e10: invoice 12 refunded", "TOOL-OUTPUT-e11: invoice 13 
 
 
 def _event(with_tools: bool) -> dict:
-    calls = [{"id": f"call_{k}", "name": "invoices", "arguments": f'{{"n":{k}}}'} for k in range(2)] if with_tools else []
+    calls = [{"id": f"call_{k}", "name": "invoices", "arguments": f'{{"n":{k}}}'} for k in range(2 if with_tools else 0)]
     return {
         "input": INPUT,
         "response": RESPONSE,

@@ -86,5 +86,6 @@ def test_other_providers_get_the_effort_passed_through(codec, base_url, effort):
 def test_other_providers_never_get_a_thinking_key(codec, base_url, options):
     body = codec.transform_request(BODY, {"base_url": base_url, **options})
     assert "thinking" not in body, (
-        f"thinking={body['thinking']!r}, but base_url={base_url!r} should never get a thinking key (options {options!r})"
+        f"thinking={body['thinking']!r}, but base_url={base_url!r} should never get a thinking key "
+        f"(options {options!r})"
     )

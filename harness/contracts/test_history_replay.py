@@ -27,8 +27,11 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness.contracts.persisted_events import events as persisted_event
 from harness.reasoning_rules import reasoning_violations
-from harness.request_examples import DEEPSEEK_URL, OPENAI_URL, TOOLS, persisted_events
+from harness.request_examples import DEEPSEEK_URL, OPENAI_URL, TOOLS
+
+persisted_events = st.lists(persisted_event(), min_size=1, max_size=5)
 
 
 def _assistants(messages: list[dict], events: list[dict]) -> list[dict]:
@@ -43,10 +46,14 @@ def _show(events: list[dict]) -> str:
     return json.dumps([{"reasoning": e["reasoning"], "calls": len(e["tool_calls"])} for e in events])
 
 
-@given(events=persisted_events())
+@given(events=persisted_events)
 def test_deepseek_history_carries_each_rounds_own_reasoning(kernel, events):
     messages = kernel.render_history(events, base_url=DEEPSEEK_URL)
-    strays = [f"#{n} {m.get('role')}" for n, m in enumerate(messages) if m.get("role") != "assistant" and "reasoning_content" in m]
+    strays = [
+        f"#{n} {m.get('role')}"
+        for n, m in enumerate(messages)
+        if m.get("role") != "assistant" and "reasoning_content" in m
+    ]
     assert not strays, f"messages {strays} carry reasoning_content, but only assistant messages may"
     for n, (message, event) in enumerate(zip(_assistants(messages, events), events)):
         expected = event["reasoning"] or "<absent>"
@@ -57,7 +64,7 @@ def test_deepseek_history_carries_each_rounds_own_reasoning(kernel, events):
         )
 
 
-@given(events=persisted_events(), base_url=st.sampled_from([None, OPENAI_URL]))
+@given(events=persisted_events, base_url=st.sampled_from([None, OPENAI_URL]))
 def test_generic_history_carries_no_reasoning(kernel, events, base_url):
     renders = {"render_history(events)": kernel.render_history(events)} if base_url is None else {}
     renders[f"render_history(events, base_url={base_url!r})"] = kernel.render_history(events, base_url=base_url)
@@ -69,7 +76,7 @@ def test_generic_history_carries_no_reasoning(kernel, events, base_url):
         )
 
 
-@given(events=persisted_events())
+@given(events=persisted_events)
 def test_replayed_history_meets_the_era_rule(kernel, codec, deepseek_era, events):
     messages = kernel.render_history(events, base_url=DEEPSEEK_URL)
     body = {"model": "deepseek-chat", "messages": messages, "tools": TOOLS, "stream": True}

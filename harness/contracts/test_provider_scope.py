@@ -21,11 +21,19 @@ providers with strict schemas answer HTTP 400 naming the unexpected
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.adapter import EFFORTS, ROLES
-from harness.request_examples import DEEPSEEK_URLS, GENERIC_URLS, LOOKALIKE_URLS, TOOLS, request_bodies
+from harness.request_examples import (
+    DEEPSEEK_URLS,
+    GENERIC_URLS,
+    LOOKALIKE_URLS,
+    OPENAI_URL,
+    TOOLS,
+    UNTIDY_BODY,
+    request_bodies,
+)
 
 HISTORY = [
     {"role": "user", "content": "Which invoices are open?"},
@@ -63,6 +71,7 @@ def _check_generic(body: dict, what: str) -> None:
     effort=st.sampled_from((None, *EFFORTS)),
     role=st.sampled_from(ROLES),
 )
+@example(body=UNTIDY_BODY, base_url=OPENAI_URL, effort="off", role="main")
 def test_other_providers_never_get_reasoning_or_thinking(codec, body, base_url, effort, role):
     options = {"base_url": base_url, "effort": effort, "role": role}
     _check_generic(codec.transform_request(body, options), f"the generic profile (options {json.dumps(options)})")

@@ -27,22 +27,18 @@ because an empty string replaced it.
 import copy
 import json
 
-from hypothesis import given
+from hypothesis import example, given
 
-from harness.request_examples import DEEPSEEK_URL, TOOLS, request_bodies
+from harness.request_examples import DEEPSEEK_URL, TOOLS, UNTIDY_BODY, one_call, request_bodies
 
 OPTIONS = {"base_url": DEEPSEEK_URL, "era": "current"}
-
-
-def _call(cid: str) -> list[dict]:
-    return [{"id": cid, "type": "function", "function": {"name": "read_file", "arguments": "{}"}}]
 
 
 def _history(*reasoning: str | None) -> list[dict]:
     """A user message, then tool rounds with the given reasoning (None: no key), then a final answer."""
     messages: list[dict] = [{"role": "user", "content": "Compare a.txt with b.txt."}]
     for n, text in enumerate(reasoning[:-1]):
-        assistant = {"role": "assistant", "content": None, "tool_calls": _call(f"call_{n}")}
+        assistant = {"role": "assistant", "content": None, "tool_calls": one_call(f"call_{n}")}
         if text is not None:
             assistant["reasoning_content"] = text
         messages += [assistant, {"role": "tool", "tool_call_id": f"call_{n}", "content": "text"}]
@@ -74,9 +70,13 @@ def _message_problems(n: int, before: dict, after: dict, has_tools: bool) -> lis
                 f"{before['reasoning_content']!r} must never be overwritten"
             )
     elif has_tools and got != "":
-        problems.append(f"assistant message #{n}: reasoning_content={got!r}, but should be backfilled with '' (tools present)")
+        problems.append(
+            f"assistant message #{n}: reasoning_content={got!r}, but should be backfilled with '' (tools present)"
+        )
     elif not has_tools and got != "<absent>":
-        problems.append(f"assistant message #{n}: reasoning_content={got!r} added, but nothing is backfilled without tools")
+        problems.append(
+            f"assistant message #{n}: reasoning_content={got!r} added, but nothing is backfilled without tools"
+        )
     return problems
 
 
@@ -115,5 +115,6 @@ def test_no_backfill_without_tools(codec):
 
 
 @given(body=request_bodies())
+@example(body=UNTIDY_BODY)
 def test_any_history_is_backfilled_by_the_rule(codec, body):
     _check(codec, body)

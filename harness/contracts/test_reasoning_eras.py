@@ -22,10 +22,10 @@ to the API."
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 
 from harness.reasoning_rules import ERAS, reasoning_violations
-from harness.request_examples import DEEPSEEK_URL, request_bodies
+from harness.request_examples import DEEPSEEK_URL, UNTIDY_BODY, request_bodies
 
 
 def _foreign_values(before: list[dict], after: list[dict]) -> list[str]:
@@ -45,6 +45,7 @@ def _foreign_values(before: list[dict], after: list[dict]) -> list[str]:
 
 @pytest.mark.parametrize("era", ERAS)
 @given(body=request_bodies())
+@example(body=UNTIDY_BODY)
 def test_each_era_rule_is_kept(codec, era, body):
     after = codec.transform_request(body, {"base_url": DEEPSEEK_URL, "era": era})
     messages = after.get("messages") or []

@@ -64,7 +64,9 @@ def _round_problems(k: int, body: dict, rounds, era: str) -> list[str]:
     for j, (message, streamed) in enumerate(zip(assistants, rounds)):
         ids = tuple(c.get("id") for c in message.get("tool_calls") or [])
         if ids != streamed.tool_call_ids:
-            problems.append(f"{where}, round #{j + 1}: tool_calls ids {ids}, expected the streamed {streamed.tool_call_ids}")
+            problems.append(
+                f"{where}, round #{j + 1}: tool_calls ids {ids}, expected the streamed {streamed.tool_call_ids}"
+            )
         if era == "r1":
             continue
         got = message.get("reasoning_content", "<absent>")

@@ -71,7 +71,7 @@ def test_tools_run_with_their_own_streamed_arguments(transport, cassette):
 
 @pytest.mark.parametrize("cassette", CASES)
 def test_follow_up_request_pairs_every_streamed_call(transport, cassette):
-    played, _, options, calls = _turn(transport, cassette)
+    played, _, _, calls = _turn(transport, cassette)
     follow_up = played.sent_bodies()[-1]
     messages = follow_up.get("messages") or []
     assistants = [m for m in messages if m.get("role") == "assistant"]
@@ -85,7 +85,8 @@ def test_follow_up_request_pairs_every_streamed_call(transport, cassette):
     assert not problems, f"{cassette}: the follow-up request breaks the pairing rule:\n" + "\n".join(problems)
     carriers = [f"#{n} {m.get('role')}" for n, m in enumerate(messages) if "reasoning_content" in m]
     assert not carriers and "thinking" not in follow_up, (
-        f"{cassette}: messages {carriers} carry reasoning_content and thinking={follow_up.get('thinking', '<absent>')!r}, "
+        f"{cassette}: messages {carriers} carry reasoning_content and "
+        f"thinking={follow_up.get('thinking', '<absent>')!r}, "
         f"but a generic provider ({played.base_url}) should get neither; "
         + json.dumps(assistants, ensure_ascii=False)[:800]
     )

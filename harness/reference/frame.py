@@ -7,6 +7,10 @@ then an ordered tail). Both paths record the call with
 ``append_tool_call_record`` next to its result, so the persisted event always
 pairs calls with results; the in-memory messages are built separately and
 would look paired even if the record were missing.
+
+A round's reasoning is taken from that round's own response, before the frame
+branches on tool calls: ``self.resp`` is only replaced by tool rounds, so during
+the final text-only round it still holds the tool round before it.
 """
 
 from __future__ import annotations

@@ -35,9 +35,6 @@ from harness.adapter import EFFORTS, ERAS, ROLES
 
 DEEPSEEK_HOST = "api.deepseek.com"
 
-# The slider word -> DeepSeek's reasoning_effort ("off" is the thinking switch).
-DEEPSEEK_EFFORT = {"low": "low", "medium": "low", "high": "high", "max": "max"}
-
 
 @dataclass(frozen=True)
 class RequestOptions:
@@ -63,20 +60,17 @@ class RequestOptions:
 
 
 class Profile(Protocol):
-    name: str
     replays_reasoning: bool  # persisted reasoning goes back into rendered history
 
     def transform(self, body: dict, options: RequestOptions) -> dict: ...
 
 
 class GenericProfile:
-    """Any OpenAI-compatible endpoint: effort passes through, DeepSeek-only fields never go."""
+    """Any OpenAI-compatible endpoint: effort passes through, reasoning is never sent back."""
 
-    name = "openai-compatible"
     replays_reasoning = False
 
     def transform(self, body: dict, options: RequestOptions) -> dict:
-        body.pop("thinking", None)
         body["messages"] = [_without_reasoning(m) for m in body.get("messages", ())]
         # No portable word for "off" exists here, so it sends nothing.
         if options.effort not in (None, "off"):
@@ -87,7 +81,6 @@ class GenericProfile:
 class DeepSeekProfile:
     """``api.deepseek.com``: the thinking switch, the effort ladder, the reasoning rule of an era."""
 
-    name = "deepseek"
     replays_reasoning = True
 
     def transform(self, body: dict, options: RequestOptions) -> dict:
@@ -123,7 +116,12 @@ def _switch_thinking(body: dict, options: RequestOptions) -> None:
         _set_thinking(body, "disabled")
         return
     _set_thinking(body, "enabled")
-    body["reasoning_effort"] = DEEPSEEK_EFFORT[effort]
+    body["reasoning_effort"] = _deepseek_effort(effort)
+
+
+def _deepseek_effort(effort: str) -> str:
+    # The server reads medium as high; sent as low, the slider's settings stay distinct.
+    return {"low": "low", "medium": "low", "high": "high", "max": "max"}[effort]
 
 
 def _set_thinking(body: dict, state: str) -> None:

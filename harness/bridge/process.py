@@ -1,0 +1,151 @@
+"""The adapter's child process: its stdin, its stdout as a queue of lines, its stderr kept aside.
+
+Two reader threads drain stdout and stderr as they arrive, so a chatty stderr
+never blocks the adapter and a wait for a reply can time out.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+from dataclasses import dataclass
+
+_STDERR_KEPT = 64 * 1024  # characters of stderr kept between two takes (the newest)
+_EXIT_GRACE = 2.0  # seconds an adapter gets to exit after its stdin closes
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line the adapter wrote to stdout (without its line end)."""
+
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The adapter closed its stdout: it exited, or is about to."""
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The harness finished answering one of the adapter's requests (posted by the answering thread)."""
+
+
+Event = Line | Closed | Answered
+
+
+class AdapterProcess:
+    """One running instance of the adapter command."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.events: queue.Queue[Event] = queue.Queue()
+        self._stderr: list[str] = []
+        self._stderr_size = 0
+        self._stderr_lock = threading.Lock()
+        self._stdin_lock = threading.Lock()
+        # Its own session, so stopping it also stops whatever it started (a shell, npx, ...).
+        self._popen = subprocess.Popen(
+            shlex.split(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self._stdout_reader = _start(self._read_stdout)
+        self._stderr_reader = _start(self._read_stderr)
+
+    @property
+    def pid(self) -> int:
+        return self._popen.pid
+
+    def send(self, line: bytes) -> None:
+        """Write one line; ``OSError`` (e.g. a broken pipe) when the adapter is gone."""
+        with self._stdin_lock:
+            assert self._popen.stdin is not None
+            self._popen.stdin.write(line)
+            self._popen.stdin.flush()
+
+    def exit_code(self, wait: float = 0.0) -> int | None:
+        """The exit code, after waiting up to ``wait`` seconds; None while it runs."""
+        try:
+            return self._popen.wait(timeout=wait) if wait else self._popen.poll()
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stderr_text(self, settle: float = 0.0) -> str:
+        """The stderr not taken yet, without taking it; ``settle``: wait that long for the stream to end."""
+        if settle:
+            self._stderr_reader.join(settle)
+        with self._stderr_lock:
+            return "".join(self._stderr)
+
+    def take_stderr(self) -> str:
+        """The stderr written since the last take."""
+        with self._stderr_lock:
+            text = "".join(self._stderr)
+            self._stderr.clear()
+            self._stderr_size = 0
+        return text
+
+    def stop(self) -> None:
+        """Close stdin (the adapter's cue to exit), then kill it if it does not."""
+        with self._stdin_lock:
+            try:
+                if self._popen.stdin is not None:
+                    self._popen.stdin.close()
+            except OSError:
+                pass  # already gone
+        if self.exit_code(wait=_EXIT_GRACE) is None:
+            self.kill()
+
+    def kill(self) -> None:
+        if self._popen.poll() is None:
+            try:
+                os.killpg(self._popen.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self._popen.wait()
+        # Let the readers take what the pipes still hold before closing them.
+        self._stdout_reader.join(1.0)
+        self._stderr_reader.join(1.0)
+        for stream in (self._popen.stdin, self._popen.stdout, self._popen.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+    def _read_stdout(self) -> None:
+        assert self._popen.stdout is not None
+        try:
+            for raw in self._popen.stdout:
+                self.events.put(Line(raw.rstrip(b"\r\n")))
+        except (OSError, ValueError):
+            pass  # the pipe was closed under us by kill()
+        self.events.put(Closed())
+
+    def _read_stderr(self) -> None:
+        assert self._popen.stderr is not None
+        try:
+            for raw in self._popen.stderr:
+                self._keep_stderr(raw.decode("utf-8", "replace"))
+        except (OSError, ValueError):
+            pass
+
+    def _keep_stderr(self, text: str) -> None:
+        with self._stderr_lock:
+            self._stderr.append(text)
+            self._stderr_size += len(text)
+            while self._stderr_size > _STDERR_KEPT and len(self._stderr) > 1:
+                self._stderr_size -= len(self._stderr.pop(0))
+
+
+def _start(target) -> threading.Thread:
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,182 @@
+"""``harness nightly`` and ``harness report merge``: the deep run, its reports, its exit status.
+
+Exit codes (when several apply, the first listed wins):
+
+- 2  usage: bad arguments, a malformed catalogue, thresholds or equivalents list, an unreadable report
+- 6  baseline red: the reference fails its contracts (nightly profile, or the known-bug baseline)
+- 7  mutmut could not run, or tested the unmutated code (the shadow guard)
+- 5, 3, 4  a known bug stale or invalid, survived or unreached, timed out (as ``harness gate``)
+- 8  the mutation score is below the break threshold
+- 0  otherwise
+- 130 interrupted
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from hypothesis import core
+
+from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
+from harness.mutation.command import (
+    BUNDLED_CATALOGUE,
+    EXIT_BASELINE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_STALE_INVALID,
+    EXIT_SURVIVED,
+    EXIT_TIMEOUT,
+    EXIT_USAGE,
+    INTERRUPTED,
+    _interrupt,
+    exit_code,
+)
+from harness.mutation.executor import Children, ContractsExecutor
+from harness.mutation.outcome import MutantResult, Verdict
+from harness.mutation.progress import MutantProgress
+from harness.mutation.runner import BaselineRed, KnownBugRun, shard
+from harness.mutation.workspace import Project
+from harness.nightly.digest import Digest, counts_line, digest
+from harness.nightly.equivalents import EquivalentsError, key_of, load_equivalents
+from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, run_mutmut
+from harness.nightly.outputs import write_outputs
+from harness.nightly.report import ReportError, build_nightly_report, load_report, merge_reports
+from harness.nightly.score import ThresholdError, Thresholds, load_thresholds
+from harness.nightly.shadow_guard import ShadowedRun
+
+EXIT_MUTMUT = 7
+EXIT_BELOW_THRESHOLD = 8
+PYPROJECT = Path("pyproject.toml")  # thresholds come from the directory the command runs in
+
+
+def _contracts(seed: int) -> tuple[bool, str]:
+    """The contracts under the ``nightly`` profile with ``seed``: (green, one-line tally)."""
+    from harness.check import run_check
+
+    # The plugin keeps a seed that is already forced; this is how the run is replayable.
+    core.global_force_seed = seed
+    with tempfile.TemporaryDirectory(prefix="harness-nightly-") as tmp:
+        junit = Path(tmp) / "contracts.xml"
+        try:
+            code = run_check(None, "nightly", str(junit))
+        finally:
+            core.global_force_seed = None
+        if not junit.exists():
+            return False, f"the contracts did not run (exit {code})"
+        suite = ET.parse(junit).getroot().find("testsuite")
+    counts = {k: int(suite.get(k, 0)) for k in ("tests", "failures", "errors")}
+    tally = f"{counts['tests']} run, {counts['failures']} failed, {counts['errors']} errors"
+    return code == 0, tally
+
+
+def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard_spec: str | None) -> list[MutantResult]:
+    mutants = shard(catalogue.select(None), shard_spec)
+    run = KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=jobs)
+    baseline = run.baseline()
+    print(f"known bugs: baseline green ({len(baseline.outcome.tests)} contracts); {len(mutants)} known bugs")
+    with MutantProgress(len(mutants)) as progress:
+        results = run.run(mutants, baseline, progress.advance)
+    killed = sum(r.verdict is Verdict.KILLED for r in results)
+    print(f"known bugs: {killed}/{len(results)} killed")
+    return results
+
+
+def _stale_equivalents(equivalents: dict, mutmut: MutmutRun) -> list:
+    keys = {key_of(m.file, m.function, m.diff) for m in mutmut.mutants}
+    return [key for key in equivalents if key not in keys]
+
+
+def _print_digest(d: Digest, paths: dict[str, Path] | None) -> None:
+    print(f"mutation score (mutmut): {d.mutmut.text()} over {d.mutmut.total} mutants: {counts_line(d.mutmut.counts)}")
+    print(f"known bugs: {counts_line(d.known)}")
+    if d.gaps:
+        print(f"contract gaps: {len(d.gaps)} surviving mutmut mutants (listed in the reports)")
+    if d.below_break:
+        print(f"BELOW THRESHOLD: {d.mutmut.text()} < break {d.thresholds.break_at}%")
+    if paths:
+        print("reports: " + ", ".join(str(p) for p in paths.values()))
+
+
+def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | None, seed: int | None) -> int:
+    try:
+        thresholds = load_thresholds(PYPROJECT)
+        equivalents = load_equivalents()
+        catalogue = load_catalogue(BUNDLED_CATALOGUE)
+    except (ThresholdError, EquivalentsError, CatalogueError) as exc:
+        print(f"configuration error: {exc}")
+        return EXIT_USAGE
+    jobs = jobs or os.cpu_count() or 1
+    seed = random.SystemRandom().getrandbits(32) if seed is None else seed
+    started = time.perf_counter()
+    signal.signal(signal.SIGTERM, _interrupt)
+    print(f"nightly: hypothesis seed {seed} (replay with: harness nightly --hypothesis-seed {seed})")
+    children = Children()
+    known: list[MutantResult] = []
+    mutmut: MutmutRun | None = None
+    codes: list[int] = []
+    tally = "not run"
+    try:
+        green, tally = _contracts(seed)
+        print(f"contracts (nightly profile, seed {seed}): {tally}")
+        if not green:
+            codes.append(EXIT_BASELINE)
+        known = _known_bugs(catalogue, children, jobs, shard_spec)
+        codes.append(exit_code(known))
+        mutmut = run_mutmut(Project.bundled(), children, jobs, shard_spec)
+    except BaselineRed as exc:
+        print(str(exc))
+        codes.append(EXIT_BASELINE)
+    except (ShadowedRun, MutmutFailed) as exc:
+        print(f"mutmut: {exc}")
+        codes.append(EXIT_MUTMUT)
+    except KeyboardInterrupt:
+        children.stop_all()
+        print(INTERRUPTED)
+        return EXIT_INTERRUPTED
+    if mutmut is not None and not shard_spec:
+        for key in _stale_equivalents(equivalents, mutmut):
+            print(f"equivalent.toml: no mutant matches the entry for {key.file} {key.function}: {key.original!r}")
+    run_info = {
+        "shard": shard_spec,
+        "seed": seed,
+        "contracts": tally,
+        "mutmut_mutants": mutmut.total if mutmut else None,
+        "seconds": round(time.perf_counter() - started),
+    }
+    report = build_nightly_report(known, mutmut, thresholds, equivalents, run_info)
+    paths = None
+    if report_dir is not None:
+        paths, summary = write_outputs(report, thresholds, report_dir)
+    else:
+        summary = digest(report, thresholds)
+    _print_digest(summary, paths)
+    if summary.below_break and mutmut is not None:
+        codes.append(EXIT_BELOW_THRESHOLD)
+    return _first(codes)
+
+
+# The precedence of the module docstring.
+_PRECEDENCE = (EXIT_BASELINE, EXIT_MUTMUT, EXIT_STALE_INVALID, EXIT_SURVIVED, EXIT_TIMEOUT, EXIT_BELOW_THRESHOLD)
+
+
+def _first(codes: list[int]) -> int:
+    return next((c for c in _PRECEDENCE if c in codes), EXIT_OK)
+
+
+def run_merge(inputs: list[Path], output: Path) -> int:
+    """Join shard reports into one report directory; exit by the threshold."""
+    try:
+        thresholds: Thresholds = load_thresholds(PYPROJECT)
+        report = merge_reports([load_report(path) for path in inputs])
+    except (ThresholdError, ReportError) as exc:
+        print(f"error: {exc}")
+        return EXIT_USAGE
+    paths, summary = write_outputs(report, thresholds, output)
+    _print_digest(summary, paths)
+    return EXIT_BELOW_THRESHOLD if summary.below_break else EXIT_OK

@@ -1,0 +1,49 @@
+"""The nightly report as JUnit XML: one testcase per mutant, a failure where a person must act.
+
+A known bug fails unless killed; a mutmut mutant fails when it survived or
+no contract ran it, and is skipped when it is a reviewed equivalent or was
+not tested.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path, PurePosixPath
+
+from harness.mutation.report_junit import _xml_safe
+from harness.nightly.report import all_mutants
+from harness.nightly.score import UNDETECTED, is_mutmut
+
+
+def _failed(mutant: dict) -> bool:
+    if is_mutmut(mutant):
+        return mutant["status"] in UNDETECTED or mutant["status"] in ("RuntimeError", "CompileError")
+    return mutant["status"] != "Killed"
+
+
+def write_junit(report: dict, path: Path) -> None:
+    mutants = all_mutants(report)
+    failures = sum(_failed(m) for _, m in mutants)
+    skipped = sum(m["status"] in ("Ignored", "Pending") for _, m in mutants)
+    root = ET.Element("testsuites")
+    suite = ET.SubElement(
+        root, "testsuite", name="harness.nightly", tests=str(len(mutants)), failures=str(failures),
+        errors="0", skipped=str(skipped),
+    )
+    for file, mutant in mutants:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"{'mutmut' if is_mutmut(mutant) else 'mutants'}.{PurePosixPath(file).stem}",
+            name=mutant["id"],
+            time=f"{mutant.get('duration', 0) / 1000:.3f}",
+        )
+        reason = _xml_safe(mutant.get("statusReason", ""))
+        if _failed(mutant):
+            failure = ET.SubElement(case, "failure", message=_xml_safe(f"{mutant['status']}: {mutant.get('description', '')}"),
+                                    type=mutant["status"])
+            failure.text = reason
+        elif mutant["status"] in ("Ignored", "Pending"):
+            ET.SubElement(case, "skipped", message=_xml_safe(reason.splitlines()[0] if reason else mutant["status"]))
+    ET.indent(root)
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)

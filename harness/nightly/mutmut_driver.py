@@ -1,0 +1,103 @@
+"""Runs inside the isolated copy: mutmut over the reference, then its results as JSON.
+
+Started as a script (``python mutmut_driver.py SPEC_JSON``) with the copy as
+the working directory, where ``pyproject.toml`` holds mutmut's configuration.
+It lists every mutant mutmut will make, keeps this shard's share (every n-th
+name in sorted order, from the k-th), runs mutmut on exactly those, and writes
+one record per mutant: mutmut's status, its diff, the contracts that ran the
+mutated function and the one that killed it.
+
+Only the standard library and mutmut are imported: this file must not pull the
+unmutated package in ahead of mutmut's copy.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def mutant_names() -> list[str]:
+    """Every mutant mutmut generates for the configured files, sorted."""
+    from mutmut.mutation.file_mutation import mutate_file_contents
+    from mutmut.utils.file_utils import walk_mutatable_files
+    from mutmut.utils.format_utils import get_mutant_name
+
+    names: list[str] = []
+    for path in walk_mutatable_files():
+        mutated = mutate_file_contents(str(path), path.read_text(encoding="utf-8"))
+        names += [get_mutant_name(path, name) for name in mutated.mutant_names]
+    return sorted(names)
+
+
+def select(names: list[str], shard: str | None) -> list[str]:
+    if not shard:
+        return names
+    k, n = (int(x) for x in shard.split("/"))
+    return names[k - 1 :: n]
+
+
+def run(names: list[str], jobs: int, everything: bool) -> None:
+    from mutmut.__main__ import cli
+
+    # Naming no mutant runs them all; naming them is how a shard runs its share.
+    cli.main(["run", "--max-children", str(jobs), *([] if everything else names)], "mutmut", standalone_mode=False)
+
+
+def _kill(probe: Path, name: str) -> dict:
+    path = probe / "kills" / name
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def export(names: list[str], probe: Path) -> list[dict]:
+    from mutmut.mutation.data import SourceFileMutationData
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+    from mutmut.stats import status_by_exit_code
+    from mutmut.utils.file_utils import walk_mutatable_files
+    from mutmut.utils.format_utils import mangled_name_from_mutant_name, orig_function_and_class_names_from_key
+
+    stats_file = Path("mutants") / "mutmut-stats.json"
+    stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.exists() else {}
+    tests_by_function = stats.get("tests_by_mangled_function_name", {})
+    wanted = set(names)
+    records = []
+    for path in walk_mutatable_files():
+        data = SourceFileMutationData(path=path)
+        data.load()
+        for name, exit_code in data.exit_code_by_key.items():
+            if name not in wanted:
+                continue
+            function, cls = orig_function_and_class_names_from_key(name)
+            records.append(
+                {
+                    "name": name,
+                    "file": path.as_posix(),
+                    "function": f"{cls}.{function}" if cls else function,
+                    "status": status_by_exit_code[exit_code],
+                    "duration": data.durations_by_key.get(name),
+                    "diff": get_diff_for_mutant(name, path=path),
+                    "covered_by": sorted(tests_by_function.get(mangled_name_from_mutant_name(name), ())),
+                    "kill": _kill(probe, name),
+                }
+            )
+    return records
+
+
+def main(spec_path: str) -> int:
+    # sys.path[0] is this script's directory inside the installed package: drop it,
+    # so nothing there can stand in for a module mutmut or the contracts import.
+    del sys.path[0]
+    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
+    names = mutant_names()
+    selected = select(names, spec["shard"])
+    Path(spec["selected"]).write_text(json.dumps(selected), encoding="utf-8")
+    if selected:
+        run(selected, spec["jobs"], everything=selected == names)
+    records = export(selected, Path(spec["probe"]))
+    Path(spec["out"]).write_text(json.dumps({"total": len(names), "mutants": records}), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1]))

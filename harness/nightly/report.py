@@ -1,0 +1,164 @@
+"""The nightly report: known bugs and mutmut mutants side by side in one schema-valid JSON.
+
+It starts from the known-bug report (``harness.mutation.report_json``) and adds
+one entry per mutmut mutant to the same file entries. A mutmut mutant's id is
+its mutmut name, so ``mutmut show <id>`` works on it; its mutator is
+``mutmut``. What each run was (shard, Hypothesis seed, the contracts' result)
+goes in the schema's free-form ``config`` under ``harness-nightly``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from harness.mutation.outcome import MutantResult, Position
+from harness.mutation.report_json import build_report
+from harness.nightly.equivalents import Key, key_of
+from harness.nightly.locate import Change, function_range, locate
+from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
+from harness.nightly.score import Thresholds, report_status
+
+NIGHTLY = "harness-nightly"
+TEST_FILE_PREFIX = "harness/contracts/"
+
+
+class ReportError(Exception):
+    """A report to merge cannot be read or is not a mutation report."""
+
+
+def _position(pos: Position) -> dict:
+    return {"line": pos.line, "column": pos.column}
+
+
+def _change(mutant: MutmutMutant, source: str) -> Change | None:
+    try:
+        return locate(mutant.diff, source, mutant.function)
+    except (LookupError, SyntaxError):
+        return None
+
+
+def _short(code: str, limit: int = 60) -> str:
+    one_line = " ".join(code.split())
+    if not one_line:
+        return "(nothing)"
+    return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
+
+
+def mutmut_entry(mutant: MutmutMutant, source: str, equivalents: dict[Key, str]) -> dict:
+    """One mutmut mutant as a schema ``MutantResult``; a listed equivalent survivor becomes Ignored."""
+    status = report_status(mutant.status)
+    reason = f"mutmut: {mutant.status}"
+    equivalent = equivalents.get(key_of(mutant.file, mutant.function, mutant.diff))
+    if status == "Survived" and equivalent:
+        status, reason = "Ignored", f"equivalent: {equivalent} (mutmut: survived)"
+    if mutant.kill_message:
+        reason += "\n" + mutant.kill_message
+    change = _change(mutant, source)
+    if change is None:
+        # Never drop a mutant for want of a location: anchor it at its function, diff in the reason.
+        try:
+            line = function_range(source, mutant.function)[0]
+        except (LookupError, SyntaxError):
+            line = 1
+        change = Change(Position(line, 1), Position(line, 1), "", "")
+        reason += "\n" + mutant.diff
+    entry = {
+        "id": mutant.name,
+        "mutatorName": "mutmut",
+        "description": f"{mutant.function}: {_short(change.original)} -> {_short(change.replacement)}",
+        "replacement": change.replacement,
+        "location": {"start": _position(change.start), "end": _position(change.end)},
+        "status": status,
+        "statusReason": reason,
+        "coveredBy": list(mutant.covered_by),
+        "killedBy": list(mutant.killed_by),
+    }
+    if mutant.duration is not None:
+        entry["duration"] = round(mutant.duration * 1000)
+    return entry
+
+
+def add_tests(report: dict, ids: Iterable[str]) -> None:
+    """Define every contract id in ``testFiles`` (grouped by module), keeping what is there."""
+    for test_id in ids:
+        module, _, name = test_id.partition("::")
+        tests = report.setdefault("testFiles", {}).setdefault(TEST_FILE_PREFIX + module, {"tests": []})["tests"]
+        if all(t["id"] != test_id for t in tests):
+            tests.append({"id": test_id, "name": name or test_id})
+
+
+def _add_mutant(report: dict, file: str, source: str, entry: dict) -> None:
+    files = report["files"]
+    slot = files.setdefault(file, {"language": "python", "source": source, "mutants": []})
+    slot["source"] = slot["source"] or source
+    slot["mutants"].append(entry)
+
+
+def build_nightly_report(
+    known: list[MutantResult],
+    mutmut: MutmutRun | None,
+    thresholds: Thresholds,
+    equivalents: dict[Key, str],
+    run: dict,
+) -> dict:
+    """The merged report of one nightly run (or one shard of it)."""
+    report = build_report(known, test_file_prefix=TEST_FILE_PREFIX)
+    report["thresholds"] = {"high": thresholds.high, "low": thresholds.low}
+    for mutant in mutmut.mutants if mutmut else ():
+        source = mutmut.sources.get(mutant.file, "")
+        _add_mutant(report, mutant.file, source, mutmut_entry(mutant, source, equivalents))
+        add_tests(report, (*mutant.covered_by, *mutant.killed_by))
+    report["config"] = {NIGHTLY: {"runs": [run]}}
+    return report
+
+
+def load_report(path: Path) -> dict:
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ReportError(f"{path}: cannot read a JSON report: {exc}") from exc
+    if not isinstance(report, dict) or report.get("schemaVersion") != "2" or not isinstance(report.get("files"), dict):
+        raise ReportError(f"{path}: not a mutation-testing-report-schema version 2 report")
+    return report
+
+
+def merge_reports(reports: list[dict]) -> dict:
+    """Shard reports joined: each file's mutants united by id, testFiles united, the runs listed."""
+    if not reports:
+        raise ReportError("nothing to merge")
+    first = reports[0]
+    merged = {
+        "schemaVersion": "2",
+        "thresholds": dict(first["thresholds"]),
+        "files": {},
+        "testFiles": {},
+        "config": {NIGHTLY: {"runs": []}},
+    }
+    if "framework" in first:
+        merged["framework"] = first["framework"]
+    seen: set[str] = set()
+    for report in reports:
+        for file, entry in report["files"].items():
+            slot = merged["files"].setdefault(file, {"language": entry["language"], "source": "", "mutants": []})
+            slot["source"] = slot["source"] or entry.get("source", "")
+            for mutant in entry["mutants"]:
+                if mutant["id"] not in seen:
+                    seen.add(mutant["id"])
+                    slot["mutants"].append(mutant)
+        for path, test_file in report.get("testFiles", {}).items():
+            tests = merged["testFiles"].setdefault(path, {"tests": []})["tests"]
+            known = {t["id"] for t in tests}
+            tests += [t for t in test_file["tests"] if t["id"] not in known]
+        merged["config"][NIGHTLY]["runs"] += report.get("config", {}).get(NIGHTLY, {}).get("runs", [])
+    return merged
+
+
+def all_mutants(report: dict) -> list[tuple[str, dict]]:
+    """(file, mutant) for every mutant, in file order."""
+    return [(file, m) for file, entry in report["files"].items() for m in entry["mutants"]]
+
+
+def write_json(report: dict, path: Path) -> None:
+    path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -1,0 +1,63 @@
+"""The transport capability: found by its method, replayed from cassettes, not applicable when absent."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from harness.adapter import load_adapter
+from harness.reference import adapter as reference
+from harness.replay import replay
+from harness.scripted import ScriptedTool
+
+HERE = Path(__file__).parent
+
+
+class CodecOnly:
+    """A user's adapter with a codec and no HTTP client of its own."""
+
+    name = "codec-only (transport test)"
+
+    def serialize_message(self, message: dict) -> dict:
+        return reference.serialize_message(message)
+
+    def parse_stream(self, body: bytes) -> dict:
+        return reference.parse_stream(body)
+
+    def transform_request(self, body: dict, options: dict) -> dict:
+        return reference.transform_request(body, options)
+
+
+codec_only = CodecOnly()
+
+
+def test_capabilities_are_inferred_from_methods():
+    assert load_adapter(f"{__name__}:codec_only").capabilities == {"codec"}
+    assert "transport" in load_adapter("harness.reference:adapter").capabilities
+
+
+def test_check_reports_transport_contracts_not_applicable_for_a_codec_only_adapter():
+    run = subprocess.run(
+        [sys.executable, "-m", "harness", "check", "--hypothesis-profile", "ci", "--adapter",
+         "test_transport_capability:codec_only"],
+        capture_output=True, text=True, timeout=600,
+        env={**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHONPATH": str(HERE)},
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    modules = ("test_reasoning_round_trip.py::", "test_transport_streams.py::")
+    transport = [line for line in lines if any(module in line for module in modules)]
+    assert len(transport) >= 6, run.stdout
+    assert all(line.strip().startswith("NOT APPLICABLE") for line in transport), "\n".join(transport)
+    codec = [line for line in lines if "test_thinking_switch.py::" in line]
+    assert codec and all(line.strip().startswith("PASSED") for line in codec), "\n".join(codec)
+
+
+def test_the_reference_runs_a_turn_over_http_from_a_cassette():
+    tools = [ScriptedTool("get_weather")]
+    with replay("gateway_index_zero") as played:
+        result = reference.run_http_turn(played.base_url, "Oslo or Lisbon?", tools, {"model": "qwen3-32b"})
+    assert [run.arguments for run in tools[0].runs] == ['{"city":"Oslo"}', '{"city":"Lisbon"}']
+    assert [body["model"] for body in played.sent_bodies()] == ["qwen3-32b", "qwen3-32b"]
+    assert [request.headers.get("Accept") for request in played.sent] == ["text/event-stream"] * 2
+    assert result["events"][-1]["response"] == "Lisbon is warmer than Oslo today."

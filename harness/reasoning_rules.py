@@ -3,19 +3,20 @@
 The rule changed over time, so a contract says which era it holds an adapter
 to (``--deepseek-era``, default ``current``):
 
-========  ============================================================  =============================================
-era       rule                                                          the provider's answer when it is broken
-========  ============================================================  =============================================
-r1        never send it back                                            400 "The reasoning_content is an intermediate
-                                                                        result for display purposes only ..."
-v3.2      with ``tools``, assistant turns with tool calls carry it      400 "Missing `reasoning_content` field in the
-                                                                        assistant message at message index N."
-current   with ``tools``, every earlier assistant turn carries it       400 "The reasoning_content in the thinking mode
-                                                                        must be passed back to the API."
-========  ============================================================  =============================================
+``r1`` (deepseek-reasoner)
+    never send it back; otherwise 400 "The reasoning_content is an
+    intermediate result for display purposes only ...".
+``v3.2``
+    with ``tools``, assistant turns that made tool calls carry it; otherwise
+    400 "Missing `reasoning_content` field in the assistant message at message
+    index N.".
+``current``
+    with ``tools``, every earlier assistant turn carries it; otherwise 400 "The
+    reasoning_content in the thinking mode must be passed back to the API.".
 
-Without ``tools`` the field is ignored (v3.2, current). Presence is what the
-server checks: ``""`` on a turn stored before reasoning was kept satisfies it.
+Without ``tools`` the field is ignored (v3.2, current). Community reports (not
+the documentation) say the server checks presence, not content, so ``""`` on a
+turn stored before reasoning was kept satisfies it.
 See https://api-docs.deepseek.com/guides/thinking_mode and
 https://api-docs.deepseek.com/guides/reasoning_model.
 """

@@ -15,6 +15,7 @@ import pytest
 
 from harness.adapter import AdapterError
 from harness.bridge import BridgeError, RemoteError, RemoteInputError, load_bridge
+from harness.bridge.process import AdapterProcess
 from harness.scripted import ScriptedModel, ScriptExhausted, ScriptedTool
 
 REPO = Path(__file__).parent.parent
@@ -143,6 +144,17 @@ def test_a_callback_the_request_does_not_serve_is_a_fault(echo):
     assert "sent a 'model' request, which this request does not serve (served: none)" in message
     assert "parse_stream(body=b'ask the model')" in message and '"method": "model"' in message
     assert echo.parse_stream(b"again")["content"], "a new process answers after the fault"
+
+
+def test_an_adapter_that_stops_reading_never_blocks_the_harness():
+    process = AdapterProcess(f"{PYTHON} -c 'import time; time.sleep(60)'")
+    try:
+        started = time.monotonic()
+        process.send(b"x" * 4_000_000 + b"\n")  # far more than a pipe holds
+        assert time.monotonic() - started < 1
+    finally:
+        process.kill()
+    assert process.exit_code() is not None
 
 
 def test_bridge_error_is_not_an_assertion_nor_an_ordinary_exception():

@@ -134,3 +134,36 @@ def test_runner_table_errors_name_the_field(tmp_path):
     path.write_text(RUNNER.format(python="python").replace('coverage = "coverage.xml"', 'coverage = "cov.out"\ncoverage_format = "gcov"'))
     with pytest.raises(CatalogueError, match="field 'coverage_format' must be one of"):
         load_catalogue(path)
+
+
+NODE_EXAMPLE = Path(__file__).parent.parent / "examples" / "node-adapter"
+
+
+@pytest.fixture
+def node_project(tmp_path):
+    tracked = subprocess.run(["git", "ls-files"], cwd=NODE_EXAMPLE, capture_output=True, text=True, check=True)
+    for relative in tracked.stdout.split():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_bytes((NODE_EXAMPLE / relative).read_bytes())
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "."], cwd=tmp_path, check=True)
+    return tmp_path
+
+
+def test_node_example_known_bugs_are_killed_with_reach_from_lcov(node_project):
+    run = _mutate(node_project)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2/2 known bugs killed" in run.stdout
+
+
+def test_node_example_bug_survives_without_its_guarding_assertions(node_project):
+    test = node_project / "test" / "codec.test.js"
+    text = test.read_text()
+    guards = [line for line in text.splitlines() if "assert.equal('reasoning_content' in" in line]
+    assert len(guards) == 2, f"the guarding assertions moved: {guards}"
+    for line in guards:
+        text = text.replace(line + "\n", "")
+    test.write_text(text)
+    run = _mutate(node_project)
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "SURVIVED: reasoning-emitted-when-empty" in run.stdout

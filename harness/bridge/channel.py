@@ -121,13 +121,14 @@ class _Exchange:
         self.timeout = timeout
         self.pending = 0  # adapter requests the harness is still answering
         self.harness_failure: BaseException | None = None  # raised by a callback: the contract's own verdict
-        self.name = f"request #{request.id} {request.method}({_preview(request.params)})"
+
+    @property
+    def name(self) -> str:
+        """The request as an error message names it (built only then: the params may be large)."""
+        return f"request #{self.request.id} {self.request.method}({_preview(self.request.params)})"
 
     def run(self) -> Any:
-        try:
-            self.process.send(protocol.request_line(self.request.id, self.request.method, self.request.params))
-        except OSError:
-            pass  # the process is gone: the closed stdout below says how it ended
+        self.process.send(protocol.request_line(self.request.id, self.request.method, self.request.params))
         while True:
             event = self._next_event()
             if isinstance(event, Answered):
@@ -188,10 +189,7 @@ class _Exchange:
             line = protocol.error_line(message.id, protocol.ABORTED, f"{type(exc).__name__}: {exc}")
         # Posted before the reply goes out, so it is queued ahead of anything the adapter sends after reading it.
         self.process.events.put(Answered())
-        try:
-            self.process.send(line)
-        except OSError:
-            pass  # the adapter is gone; the reader reports how
+        self.process.send(line)
 
     def _outcome(self, reply: protocol.Reply) -> Any:
         failure = self.harness_failure

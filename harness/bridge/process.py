@@ -1,7 +1,9 @@
 """The adapter's child process: its stdin, its stdout as a queue of lines, its stderr kept aside.
 
-Two reader threads drain stdout and stderr as they arrive, so a chatty stderr
-never blocks the adapter and a wait for a reply can time out.
+A writer thread feeds stdin and two reader threads drain stdout and stderr, so
+neither side ever blocks on a full pipe: an adapter that stops reading cannot
+stall the harness, a chatty stderr never blocks the adapter, and a wait for a
+reply can always time out.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ class AdapterProcess:
         self._stderr: list[str] = []
         self._stderr_size = 0
         self._stderr_lock = threading.Lock()
-        self._stdin_lock = threading.Lock()
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()  # None: close stdin
         # Its own session, so stopping it also stops whatever it started (a shell, npx, ...).
         self._popen = subprocess.Popen(
             shlex.split(command),
@@ -56,6 +58,7 @@ class AdapterProcess:
             stderr=subprocess.PIPE,
             start_new_session=True,
         )
+        self._writer = _start(self._write_stdin)
         self._stdout_reader = _start(self._read_stdout)
         self._stderr_reader = _start(self._read_stderr)
 
@@ -64,11 +67,8 @@ class AdapterProcess:
         return self._popen.pid
 
     def send(self, line: bytes) -> None:
-        """Write one line; ``OSError`` (e.g. a broken pipe) when the adapter is gone."""
-        with self._stdin_lock:
-            assert self._popen.stdin is not None
-            self._popen.stdin.write(line)
-            self._popen.stdin.flush()
+        """Queue one line for the adapter's stdin; if the adapter is gone, its closed stdout tells."""
+        self._outbox.put(line)
 
     def exit_code(self, wait: float = 0.0) -> int | None:
         """The exit code, after waiting up to ``wait`` seconds; None while it runs."""
@@ -94,12 +94,7 @@ class AdapterProcess:
 
     def stop(self) -> None:
         """Close stdin (the adapter's cue to exit), then kill it if it does not."""
-        with self._stdin_lock:
-            try:
-                if self._popen.stdin is not None:
-                    self._popen.stdin.close()
-            except OSError:
-                pass  # already gone
+        self._outbox.put(None)
         if self.exit_code(wait=_EXIT_GRACE) is None:
             self.kill()
 
@@ -110,13 +105,28 @@ class AdapterProcess:
             except ProcessLookupError:
                 pass
         self._popen.wait()
+        self._outbox.put(None)
         # Let the readers take what the pipes still hold before closing them.
         self._stdout_reader.join(1.0)
         self._stderr_reader.join(1.0)
-        for stream in (self._popen.stdin, self._popen.stdout, self._popen.stderr):
+        for stream in (self._popen.stdout, self._popen.stderr):
             try:
                 if stream is not None:
                     stream.close()
+            except OSError:
+                pass
+
+    def _write_stdin(self) -> None:
+        assert self._popen.stdin is not None
+        try:
+            while (line := self._outbox.get()) is not None:
+                self._popen.stdin.write(line)
+                self._popen.stdin.flush()
+        except OSError:
+            pass  # the adapter is gone: the stdout reader reports how it ended
+        finally:
+            try:
+                self._popen.stdin.close()
             except OSError:
                 pass
 

@@ -6,7 +6,7 @@ existed; every request carries tools, and DeepSeek's rule then wants
 ``reasoning_content`` on every earlier assistant turn, so those sessions got
 HTTP 400 on every request, restarts included: the missing field sits in old
 records on disk. The remedy lives in the request transform: with tools, an
-assistant message without the field gets ``""`` (the server checks presence),
+assistant message without the field gets ``""`` (reported to satisfy the check),
 and a real value is never overwritten, or the model's actual reasoning would
 be wiped.
 

@@ -109,7 +109,7 @@ def locate(diff: str, source: str, function: str) -> Change:
     candidates = [i for i in range(first - 1, last) if _matches(lines, i, hunk.removed)]
     if not hunk.removed or not candidates:
         raise LookupError(f"the diff's removed lines are not in {function!r}:\n{diff}")
-    at = candidates[0]
+    at = min(candidates, key=lambda i: abs(i - expected))
     old, new = "\n".join(hunk.removed), "\n".join(hunk.added)
     prefix = 0
     while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:

@@ -17,8 +17,8 @@ Wire rules kept here (each one took a production agent down when broken):
   rounds default to thinking disabled.
 - With ``tools``, DeepSeek requires earlier assistant turns to carry
   ``reasoning_content``; which turns depends on the rule era. Turns persisted
-  before reasoning was stored get ``""`` (the server checks presence), and a
-  real value is never overwritten.
+  before reasoning was stored get ``""`` (by community reports the server
+  checks presence, not content), and a real value is never overwritten.
 - The generic profile never sends ``reasoning_content`` or ``thinking``: strict
   endpoints reject unknown message fields.
 """

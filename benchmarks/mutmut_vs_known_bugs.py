@@ -1,0 +1,67 @@
+"""Per-mutant cost of mutmut and of the known-bug runner, on the same reference and contracts.
+
+Both run here, one after the other, with one job each:
+
+- the known-bug runner: every catalogued bug, each in its own copy with its
+  named contracts under per-test coverage (what ``harness gate`` does);
+  cost = wall time of ``KnownBugRun.run`` / number of known bugs;
+- mutmut: a deterministic slice of the mutants mutmut makes for
+  ``harness/reference/`` (``--shard 1/N``), with every contract as its suite
+  (what ``harness nightly`` does); cost = wall time of the whole mutmut run
+  (mutant generation, stats, clean run included) / mutants tested.
+
+    python benchmarks/mutmut_vs_known_bugs.py [--repeat 3] [--mutmut-shard 1/8]
+
+Prints every run, then the medians and their ratio (mutmut / known bug).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from harness.mutation.catalogue import load_catalogue
+from harness.mutation.command import BUNDLED_CATALOGUE
+from harness.mutation.executor import Children, ContractsExecutor
+from harness.mutation.runner import KnownBugRun
+from harness.mutation.workspace import Project
+from harness.nightly.mutmut_run import run_mutmut
+
+
+def known_bug_cost(project: Project) -> tuple[float, int]:
+    mutants = load_catalogue(BUNDLED_CATALOGUE).select(None)
+    run = KnownBugRun(project, ContractsExecutor(Children()), jobs=1)
+    baseline = run.baseline()  # not counted: mutmut's own clean run is, but its stats run stands for this
+    started = time.perf_counter()
+    run.run(mutants, baseline, lambda result: None)
+    return (time.perf_counter() - started) / len(mutants), len(mutants)
+
+
+def mutmut_cost(project: Project, shard: str) -> tuple[float, int]:
+    started = time.perf_counter()
+    result = run_mutmut(project, Children(), 1, shard, say=lambda line: None)
+    return (time.perf_counter() - started) / len(result.mutants), len(result.mutants)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--mutmut-shard", default="1/8", metavar="K/N", help="the slice of mutmut's mutants to run")
+    args = parser.parse_args()
+    project = Project.bundled()
+    known, generic = [], []
+    for n in range(1, args.repeat + 1):
+        cost, count = known_bug_cost(project)
+        known.append(cost)
+        print(f"run {n}: known-bug runner {cost:.2f} s per mutant ({count} known bugs)", flush=True)
+        cost, count = mutmut_cost(project, args.mutmut_shard)
+        generic.append(cost)
+        print(f"run {n}: mutmut {cost:.2f} s per mutant ({count} mutants, shard {args.mutmut_shard})", flush=True)
+    known_median, mutmut_median = statistics.median(known), statistics.median(generic)
+    print(f"median per mutant: known-bug runner {known_median:.2f} s, mutmut {mutmut_median:.2f} s, "
+          f"ratio mutmut/known {mutmut_median / known_median:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""The nightly report: schema-valid JSON with both kinds of mutant, shard merge, HTML, Markdown, JUnit."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from harness.cli import main
+from harness.mutation.outcome import Mutant, MutantResult, Position, Verdict
+from harness.mutation.runner import shard
+from harness.nightly.command import EXIT_BELOW_THRESHOLD
+from harness.nightly.digest import digest
+from harness.nightly.equivalents import Key
+from harness.nightly.mutmut_driver import select
+from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
+from harness.nightly.outputs import REPORT_FILES, write_outputs
+from harness.nightly.report import ReportError, all_mutants, build_nightly_report, load_report, merge_reports
+from harness.nightly.score import Thresholds
+
+SCHEMA = json.loads((Path(__file__).parent / "data" / "mutation-testing-report-schema.json").read_text("utf-8"))
+FILE = "harness/reference/demo.py"
+SOURCE = '''\
+def decode(line):
+    text = line.strip()
+    if text == "":
+        return None
+    return text.upper()
+'''
+CONTRACT = "test_demo.py::test_decode"
+THRESHOLDS = Thresholds(high=95, low=90, break_at=90)
+
+
+def _diff(removed: str, added: str) -> str:
+    return "\n".join(["--- demo.py", "+++ demo.py", "@@ -2,3 +2,3 @@", f"-{removed}", f"+{added}"])
+
+
+def _mutmut(n: int, status: str, removed: str, added: str, **extra) -> MutmutMutant:
+    fields = {"duration": 0.25, "covered_by": (CONTRACT,), "killed_by": ()} | extra
+    return MutmutMutant(f"harness.reference.demo.x_decode__mutmut_{n}", FILE, "decode", status,
+                        _diff(removed, added), **fields)
+
+
+MUTMUT = [
+    _mutmut(1, "killed", '    if text == "":', '    if text != "":', killed_by=(CONTRACT,),
+            kill_message="AssertionError: decoded='' but should be None for input b'\\n'"),
+    _mutmut(2, "survived", "    return text.upper()", "    return text.lower()"),
+    _mutmut(3, "no tests", "    text = line.strip()", "    text = None", covered_by=()),
+    _mutmut(4, "survived", "        return None", '        return ""'),
+    _mutmut(5, "timeout", "    return text.upper()", "    return None"),
+    _mutmut(6, "suspicious", "    text = line.strip()", "    text = line.strip(None)"),
+]
+EQUIVALENTS = {Key(FILE, "decode", "return None", 'return ""'): "callers treat both as no value"}
+
+
+def _known(mutant_id: str, verdict: Verdict) -> MutantResult:
+    mutant = Mutant(mutant_id, f"{mutant_id} title", "incident", FILE, "text.upper()", "text", (CONTRACT,))
+    return MutantResult(mutant, verdict, "why", start=Position(5, 12), end=Position(5, 24), source=SOURCE,
+                        covered_by=[CONTRACT], killed_by=[CONTRACT] if verdict is Verdict.KILLED else [],
+                        tests=[CONTRACT])
+
+
+KNOWN = [_known("upper-dropped", Verdict.KILLED), _known("lower-case", Verdict.KILLED),
+         _known("never-reached", Verdict.UNREACHED)]
+
+
+def _report(known: list[MutantResult], mutmut: list[MutmutMutant], shard_spec: str | None = None) -> dict:
+    run = MutmutRun(mutants=mutmut, total=len(MUTMUT), sources={FILE: SOURCE})
+    return build_nightly_report(known, run, THRESHOLDS, EQUIVALENTS, {"shard": shard_spec, "seed": 7})
+
+
+def _validate(report: dict) -> None:
+    cls = jsonschema.validators.validator_for(SCHEMA)
+    assert [e.message for e in cls(SCHEMA).iter_errors(report)] == []
+
+
+def _by_id(report: dict) -> dict[str, dict]:
+    return {m["id"]: m for _, m in all_mutants(report)}
+
+
+def test_known_bugs_and_mutmut_mutants_side_by_side_in_a_valid_report() -> None:
+    report = _report(KNOWN, MUTMUT)
+    _validate(report)
+    assert list(report["files"]) == [FILE]
+    assert report["files"][FILE]["source"] == SOURCE
+    mutants = _by_id(report)
+    assert {i: m["status"] for i, m in mutants.items()} == {
+        "upper-dropped": "Killed",
+        "lower-case": "Killed",
+        "never-reached": "NoCoverage",
+        "harness.reference.demo.x_decode__mutmut_1": "Killed",
+        "harness.reference.demo.x_decode__mutmut_2": "Survived",
+        "harness.reference.demo.x_decode__mutmut_3": "NoCoverage",
+        "harness.reference.demo.x_decode__mutmut_4": "Ignored",
+        "harness.reference.demo.x_decode__mutmut_5": "Timeout",
+        "harness.reference.demo.x_decode__mutmut_6": "RuntimeError",
+    }
+    killed = mutants["harness.reference.demo.x_decode__mutmut_1"]
+    assert killed["location"] == {"start": {"line": 3, "column": 13}, "end": {"line": 3, "column": 15}}
+    assert (killed["replacement"], killed["mutatorName"], killed["duration"]) == ("!=", "mutmut", 250)
+    assert killed["killedBy"] == [CONTRACT]
+    assert "decoded='' but should be None" in killed["statusReason"]
+    assert mutants["harness.reference.demo.x_decode__mutmut_4"]["statusReason"].startswith(
+        "equivalent: callers treat both as no value"
+    )
+    assert report["testFiles"] == {"harness/contracts/test_demo.py": {"tests": [{"id": CONTRACT, "name": "test_decode"}]}}
+    assert report["config"]["harness-nightly"]["runs"] == [{"shard": None, "seed": 7}]
+
+
+def test_the_score_counts_mutmut_mutants_without_the_equivalents() -> None:
+    d = digest(_report(KNOWN, MUTMUT), THRESHOLDS)
+    # detected: killed + timeout = 2; undetected: survived + no tests = 2; equivalent and suspicious are out.
+    assert d.mutmut.percent == pytest.approx(50.0)
+    assert d.below_break
+    assert [m["id"][-1] for _, m in d.gaps] == ["2"]
+    assert [m["id"][-1] for _, m in d.untested] == ["3"]
+    assert [m["id"][-1] for _, m in d.equivalents] == ["4"]
+    assert [m["id"] for _, m in d.known_failures] == ["never-reached"]
+
+
+def _slices(spec: str) -> tuple[list[MutantResult], list[MutmutMutant]]:
+    """What one shard runs: the runner's share of the known bugs, the driver's share of mutmut's."""
+    names = select(sorted(m.name for m in MUTMUT), spec)
+    return shard(KNOWN, spec), [m for m in MUTMUT if m.name in names]
+
+
+def _content(report: dict) -> tuple:
+    mutants = sorted(json.dumps(m, sort_keys=True) for _, m in all_mutants(report))
+    tests = {path: sorted(t["id"] for t in f["tests"]) for path, f in report["testFiles"].items()}
+    return mutants, tests, {f: e["source"] for f, e in report["files"].items()}
+
+
+def test_two_shard_reports_merged_equal_one_unsharded_run() -> None:
+    shards = [_report(*_slices(spec), shard_spec=spec) for spec in ("1/2", "2/2")]
+    assert all(_by_id(s) for s in shards) and not set(_by_id(shards[0])) & set(_by_id(shards[1]))
+    merged = merge_reports(shards)
+    _validate(merged)
+    assert _content(merged) == _content(_report(KNOWN, MUTMUT))
+    assert [r["shard"] for r in merged["config"]["harness-nightly"]["runs"]] == ["1/2", "2/2"]
+
+
+def test_merge_deduplicates_by_id() -> None:
+    report = _report(KNOWN, MUTMUT)
+    assert _content(merge_reports([report, report])) == _content(report)
+
+
+def test_merge_refuses_what_is_not_a_report(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schemaVersion": "1", "files": {}}')
+    with pytest.raises(ReportError, match="bad.json: not a mutation-testing-report-schema version 2 report"):
+        load_report(bad)
+    with pytest.raises(ReportError, match="cannot read"):
+        load_report(tmp_path / "missing.json")
+
+
+def test_report_merge_command_writes_every_file_and_exits_by_the_threshold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = []
+    for spec in ("1/2", "2/2"):
+        paths, _ = write_outputs(_report(*_slices(spec), shard_spec=spec), THRESHOLDS, tmp_path / spec[0])
+        inputs.append(str(paths["json"]))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.harness.nightly]\nbreak = 90\n")
+    assert main(["report", "merge", *inputs, "-o", "merged"]) == EXIT_BELOW_THRESHOLD
+    assert sorted(p.name for p in (tmp_path / "merged").iterdir()) == sorted(REPORT_FILES.values())
+    (tmp_path / "pyproject.toml").write_text("[tool.harness.nightly]\nbreak = 50\n")
+    assert main(["report", "merge", *inputs, "-o", "merged"]) == 0
+    assert main(["report", "merge", str(tmp_path / "nope.json"), "-o", "merged"]) == 2
+
+
+@pytest.fixture
+def written(tmp_path: Path) -> dict[str, Path]:
+    return write_outputs(_report(KNOWN, MUTMUT), THRESHOLDS, tmp_path / "reports")[0]
+
+
+def test_html_is_self_contained_and_shows_every_mutant(written: dict[str, Path]) -> None:
+    page = written["html"].read_text(encoding="utf-8")
+    assert "http://" not in page and "https://" not in page
+    assert not re.search(r"<script|<link|<iframe|<img|@import|url\(", page, re.IGNORECASE)
+    assert all(href.startswith("#") for href in re.findall(r'href="([^"]*)"', page))
+    for mutant_id in _by_id(_report(KNOWN, MUTMUT)):
+        assert f'id="{mutant_id}"' in page
+    assert '<span class="del">-    5     return text.upper()</span>' in page
+    assert '<span class="add">+          return text.lower()</span>' in page
+    assert "50.0%" in page and "killed by: <code>test_demo.py::test_decode</code>" in page
+
+
+def test_summary_lists_each_gap_with_its_diff(written: dict[str, Path]) -> None:
+    text = written["markdown"].read_text(encoding="utf-8")
+    assert text.startswith("## Nightly mutation report: mutation score 50.0% (BELOW the break threshold of 90%)")
+    gaps = text.split("### Contract gaps: 1 surviving mutants", 1)[1].split("\n### ", 1)[0]
+    assert "#### `harness.reference.demo.x_decode__mutmut_2`" in gaps
+    assert "```diff\n@@ harness/reference/demo.py:5 @@\n  " in gaps
+    assert "-     return text.upper()\n+     return text.lower()" in gaps
+    assert "| `harness.reference.demo.x_decode__mutmut_3` | harness/reference/demo.py:2 |" in text
+    assert "callers treat both as no value" in text.split("### Reviewed as equivalent: 1", 1)[1]
+    assert "- `never-reached` (harness/reference/demo.py): NoCoverage" in text
+
+
+def test_junit_fails_the_gaps_and_skips_the_equivalents(written: dict[str, Path]) -> None:
+    suite = ET.parse(written["junit"]).getroot().find("testsuite")
+    failed = {c.get("name") for c in suite.iter("testcase") if c.find("failure") is not None}
+    skipped = {c.get("name") for c in suite.iter("testcase") if c.find("skipped") is not None}
+    prefix = "harness.reference.demo.x_decode__mutmut_"
+    assert failed == {"never-reached", prefix + "2", prefix + "3", prefix + "6"}
+    assert skipped == {prefix + "4"}
+    assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("9", "4", "1")

@@ -107,7 +107,8 @@ def test_known_bugs_and_mutmut_mutants_side_by_side_in_a_valid_report() -> None:
     assert mutants["harness.reference.demo.x_decode__mutmut_4"]["statusReason"].startswith(
         "equivalent: callers treat both as no value"
     )
-    assert report["testFiles"] == {"harness/contracts/test_demo.py": {"tests": [{"id": CONTRACT, "name": "test_decode"}]}}
+    tests = {"tests": [{"id": CONTRACT, "name": "test_decode"}]}
+    assert report["testFiles"] == {"harness/contracts/test_demo.py": tests}
     assert report["config"]["harness-nightly"]["runs"] == [{"shard": None, "seed": 7}]
 
 

@@ -82,6 +82,9 @@ def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard_spec:
     print(f"known bugs: baseline green ({len(baseline.outcome.tests)} contracts); {len(mutants)} known bugs")
     with MutantProgress(len(mutants)) as progress:
         results = run.run(mutants, baseline, progress.advance)
+    for r in results:
+        if r.verdict is not Verdict.KILLED:
+            print(f"{r.verdict.value.upper()}: {r.mutant.id} ({r.mutant.file}): {r.reason}")
     killed = sum(r.verdict is Verdict.KILLED for r in results)
     print(f"known bugs: {killed}/{len(results)} killed")
     return results

@@ -40,8 +40,8 @@ def write_junit(report: dict, path: Path) -> None:
         )
         reason = _xml_safe(mutant.get("statusReason", ""))
         if _failed(mutant):
-            failure = ET.SubElement(case, "failure", message=_xml_safe(f"{mutant['status']}: {mutant.get('description', '')}"),
-                                    type=mutant["status"])
+            message = _xml_safe(f"{mutant['status']}: {mutant.get('description', '')}")
+            failure = ET.SubElement(case, "failure", message=message, type=mutant["status"])
             failure.text = reason
         elif mutant["status"] in ("Ignored", "Pending"):
             ET.SubElement(case, "skipped", message=_xml_safe(reason.splitlines()[0] if reason else mutant["status"]))

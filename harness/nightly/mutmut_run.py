@@ -140,7 +140,8 @@ def run_mutmut(
     caller wants a small slice.
     """
     with Workspace(project, "mutmut") as ws:
-        ws.write("pyproject.toml", _CONFIG.format(only=json.dumps(list(only)), contracts=json.dumps(list(contracts))))
+        config = _CONFIG.format(only=json.dumps(list(only)), contracts=json.dumps(list(contracts)))
+        ws.write("pyproject.toml", config)
         mutated_root = ws.root / "mutants"
         probe = ws.root / ".harness-nightly"
         # Made before mutmut starts, so the PYTHONPATH entry below names a directory
@@ -165,7 +166,8 @@ def run_mutmut(
         }
         started = time.perf_counter()
         with _Watcher(ws.root, Path(spec["selected"]), say):
-            _, tail, _ = run_child(children, [sys.executable, mutmut_driver.__file__, str(spec_path)], ws.root, env, None)
+            args = [sys.executable, mutmut_driver.__file__, str(spec_path)]
+            _, tail, _ = run_child(children, args, ws.root, env, None)
         out = Path(spec["out"])
         data = json.loads(out.read_text(encoding="utf-8")) if out.exists() else None
         imports = read_imports(probe / "imports.json")

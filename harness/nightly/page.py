@@ -76,6 +76,10 @@ def _mutant(source: str, mutant: dict) -> str:
     return "\n".join(parts)
 
 
+def _reading_order(mutant: dict) -> tuple[int, int]:
+    return STATUS_ORDER.index(mutant["status"]), mutant["location"]["start"]["line"]
+
+
 def _anchor(file: str) -> str:
     return "file-" + "".join(c if c.isalnum() else "-" for c in file)
 
@@ -90,7 +94,7 @@ def render_page(report: dict, d: Digest) -> str:
     runs = "".join(f"<li>{escape(run_line(run))}</li>" for run in d.runs)
     sections = []
     for file, entry in files:
-        order = sorted(entry["mutants"], key=lambda m: (STATUS_ORDER.index(m["status"]), m["location"]["start"]["line"]))
+        order = sorted(entry["mutants"], key=_reading_order)
         mutants = "\n".join(_mutant(entry.get("source", ""), m) for m in order)
         sections.append(f'<section id="{_anchor(file)}"><h2>{escape(file)}</h2>\n{mutants}\n</section>')
     breaks = "no break threshold" if d.thresholds.break_at is None else f"break below {d.thresholds.break_at}%"

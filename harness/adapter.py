@@ -26,7 +26,8 @@ a Python object or to a bridge process:
     ``run_turn(user_input, model, tools) -> dict``: run one agent turn in which
     ``model`` (a :class:`harness.scripted.ScriptedModel`) plays the LLM and
     ``tools`` (:class:`harness.scripted.ScriptedTool`) the tools. Returns
-    ``{"events": [persisted event, ...], "requests": [wire request body, ...]}``.
+    ``{"events": [persisted event, ...]}``; the requests it sent are kept by
+    the scripted model itself, so the adapter cannot misreport them.
     ``render_history(events, base_url=None) -> list[dict]``: persisted events
     back to the wire messages the next request to the provider at ``base_url``
     would carry (``None``: a generic OpenAI-compatible provider).

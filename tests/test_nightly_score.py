@@ -108,3 +108,29 @@ def test_exit_precedence() -> None:
     assert _first([EXIT_BELOW_THRESHOLD, 3, 4]) == 3
     assert _first([4, 5, EXIT_MUTMUT]) == EXIT_MUTMUT
     assert _first([EXIT_MUTMUT, 6]) == 6
+
+
+def test_an_interrupt_pytest_swallowed_still_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import signal
+
+    from harness.nightly import command
+
+    def contracts_like_pytest(seed: int) -> tuple[bool, str]:
+        try:  # pytest, run in-process, turns the interrupt into an ordinary end of session
+            os.kill(os.getpid(), signal.SIGTERM)
+        except KeyboardInterrupt:
+            pass
+        return True, "1 run, 0 failed, 0 errors"
+
+    def must_not_run(*args):
+        raise AssertionError("the run went on after the interrupt")
+
+    monkeypatch.setattr(command, "_contracts", contracts_like_pytest)
+    monkeypatch.setattr(command, "_known_bugs", must_not_run)
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        assert command.run_nightly(None, None, 1, 1) == command.EXIT_INTERRUPTED
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)

@@ -34,7 +34,6 @@ from harness.mutation.command import (
     EXIT_TIMEOUT,
     EXIT_USAGE,
     INTERRUPTED,
-    _interrupt,
     exit_code,
 )
 from harness.mutation.executor import Children, ContractsExecutor
@@ -53,6 +52,27 @@ from harness.nightly.shadow_guard import ShadowedRun
 EXIT_MUTMUT = 7
 EXIT_BELOW_THRESHOLD = 8
 PYPROJECT = Path("pyproject.toml")  # thresholds come from the directory the command runs in
+
+
+class _Interrupts:
+    """SIGINT and SIGTERM: remembered, then raised as KeyboardInterrupt.
+
+    Remembered because pytest, run in this process for the contracts, catches
+    the KeyboardInterrupt and returns as if the run had just ended.
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+        signal.signal(signal.SIGINT, self)
+        signal.signal(signal.SIGTERM, self)
+
+    def __call__(self, signum, frame) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def check(self) -> None:
+        if self.seen:
+            raise KeyboardInterrupt
 
 
 def _contracts(seed: int) -> tuple[bool, str]:
@@ -117,7 +137,7 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
     jobs = jobs or os.cpu_count() or 1
     seed = random.SystemRandom().getrandbits(32) if seed is None else seed
     started = time.perf_counter()
-    signal.signal(signal.SIGTERM, _interrupt)
+    interrupts = _Interrupts()
     print(f"nightly: hypothesis seed {seed} (replay with: harness nightly --hypothesis-seed {seed})")
     children = Children()
     known: list[MutantResult] = []
@@ -126,6 +146,7 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
     tally = "not run"
     try:
         green, tally = _contracts(seed)
+        interrupts.check()
         print(f"contracts (nightly profile, seed {seed}): {tally}")
         if not green:
             codes.append(EXIT_BASELINE)

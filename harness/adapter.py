@@ -156,12 +156,12 @@ def capabilities_of(obj: Any) -> frozenset[str]:
     for cap in sorted(declared):
         proto = CAPABILITIES[cap]
         if not isinstance(obj, proto):
-            missing = [m for m in _protocol_methods(proto) if not callable(getattr(obj, m, None))]
+            missing = [m for m in protocol_methods(proto) if not callable(getattr(obj, m, None))]
             raise AdapterError(f"adapter declares capability {cap!r} but lacks {', '.join(missing)}")
     return declared
 
 
-def _protocol_methods(proto: type) -> list[str]:
+def protocol_methods(proto: type) -> list[str]:
     return [name for name in vars(proto) if not name.startswith("_")]
 
 

@@ -24,7 +24,6 @@ NODE_ADAPTER = REPO / "examples" / "node-adapter"
 CONTRACTS = REPO / "harness" / "contracts"
 PYTHON = sys.executable
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
 
 def _bridge(script: str, *args: str) -> str:
@@ -189,7 +188,6 @@ def test_adapter_and_adapter_cmd_together_are_a_usage_error():
 # --- the examples --------------------------------------------------------------------------------
 
 
-@needs_node
 def test_node_example_passes_every_codec_contract():
     run = _check("--adapter-cmd", "node examples/node-adapter/bridge.js")
     out = run.stdout
@@ -202,7 +200,6 @@ def test_node_example_passes_every_codec_contract():
     assert any("test_batch_pairing.py" in line for line in _lines(out, "NOT APPLICABLE")), out
 
 
-@needs_node
 def test_node_example_refuses_bytes_that_are_not_utf8():
     loaded = load_bridge("node examples/node-adapter/bridge.js")
     try:
@@ -240,7 +237,6 @@ def test_each_incident_line_occurs_once_in_the_codec():
         assert source.count(find) == 1, f"{find!r} occurs {source.count(find)} times in src/codec.js"
 
 
-@needs_node
 @pytest.mark.parametrize("bug", sorted(INCIDENT_LINES))
 def test_node_tests_catch_each_incident_bug_on_an_assertion(tmp_path, bug):
     copy = tmp_path / "node-adapter"
@@ -253,7 +249,6 @@ def test_node_tests_catch_each_incident_bug_on_an_assertion(tmp_path, bug):
     assert "AssertionError" in run.stdout, run.stdout
 
 
-@needs_node
 def test_node_tests_pass_unpatched():
     run = subprocess.run(["node", "--test"], cwd=NODE_ADAPTER, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr

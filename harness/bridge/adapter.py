@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from harness.adapter import CAPABILITIES, AdapterError, LoadedAdapter, _protocol_methods, capabilities_of
+from harness.adapter import CAPABILITIES, AdapterError, LoadedAdapter, protocol_methods, capabilities_of
 from harness.bridge import arguments
 from harness.bridge.channel import DEFAULT_TIMEOUT, Channel
 from harness.bridge.errors import BridgeError
@@ -47,7 +47,7 @@ def _forwarder(method: str, signature: inspect.Signature):
 
 
 for _protocol in CAPABILITIES.values():
-    for _method in _protocol_methods(_protocol):
+    for _method in protocol_methods(_protocol):
         setattr(BridgeAdapter, _method, _forwarder(_method, inspect.signature(getattr(_protocol, _method))))
 
 

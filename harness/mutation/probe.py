@@ -13,6 +13,7 @@ this file must not pull the unpatched package in ahead of the copy.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import time
@@ -38,11 +39,39 @@ def _is_assertion(exc: BaseException) -> bool:
     return isinstance(exc, (AssertionError, pytest.fail.Exception))
 
 
+def _load_reach():
+    """The reach rule, from this script's own package: importing ``harness`` here would load the copy."""
+    spec = importlib.util.spec_from_file_location("_harness_reach", Path(__file__).with_name("reach.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class ProbePlugin:
-    def __init__(self, cov: coverage.Coverage | None) -> None:
+    """Records outcomes; with a target, stops at the first contract that kills the mutant.
+
+    Once one named contract has failed on an assertion after executing the
+    patched lines the verdict is settled, and the rest (each possibly
+    shrinking a Hypothesis failure) would only cost time.
+    """
+
+    def __init__(self, cov: coverage.Coverage | None, target: str | None, lines: tuple[int, int]) -> None:
         self.cov = cov
+        self.target = target
+        self.lines = lines
         self.tests: dict[str, dict] = {}
         self.collection_errors: list[str] = []
+
+    def _reached(self, nodeid: str) -> bool:
+        reach = _load_reach()
+        try:
+            statements = set(self.cov.analysis2(self.target)[1])
+        except coverage.CoverageException:
+            return False
+        executed = {n: set(c) for n, c in self.cov.get_data().contexts_by_lineno(self.target).items()}
+        entry = {nodeid: {}}
+        reach.mark_reached(entry, statements, executed, *self.lines)
+        return entry[nodeid]["reached"]
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem):
@@ -70,6 +99,8 @@ class ProbePlugin:
             entry["message"] = _failure_text(call.excinfo) if call.excinfo else str(report.longrepr)
             if not assertion:
                 entry["message"] = f"{report.when}: {entry['message']}"
+            elif self.cov is not None and self._reached(item.nodeid):
+                item.session.shouldstop = f"{item.nodeid} killed the mutant"
         return report
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -85,7 +116,7 @@ def main(spec_path: str) -> int:
     cov = coverage.Coverage(data_file=None, include=[target], config_file=False) if target else None
     if cov is not None:
         cov.start()
-    plugin = ProbePlugin(cov)
+    plugin = ProbePlugin(cov, target, (spec["first_line"], spec["last_line"]))
     exit_code = pytest.main(spec["pytest_args"], plugins=[plugin])
     statements: list[int] = []
     executed: dict[int, list[str]] = {}

@@ -14,8 +14,8 @@ from harness.mutation.reach import mark_reached
 from harness.mutation.verdict import decide
 from harness.mutation.workspace import Project, Workspace
 
-MIN_TIMEOUT = 10.0
-TIMEOUT_FACTOR = 3.0
+MIN_TIMEOUT = 30.0
+TIMEOUT_FACTOR = 5.0
 
 
 class BaselineRed(Exception):

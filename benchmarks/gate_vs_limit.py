@@ -1,9 +1,15 @@
 """The gate's wall time against the limit it cannot beat.
 
-The limit: for each known bug, the time to run its named contracts on the
-UNPATCHED reference (a separate pytest process each, as the gate runs them),
-summed and divided by the jobs used. The gate adds the baseline, coverage
-tracing and the failing examples' shrinking on top of that.
+Two limits, both for the same known bugs and jobs:
+
+- strict: the baseline durations of each mutant's named contracts (test time
+  only, as measured inside the baseline run), summed, divided by the jobs;
+- per-process: each mutant's named contracts run on the UNPATCHED reference
+  in a fresh pytest process, as the gate must run a patched copy, summed and
+  divided by the jobs.
+
+The gate adds the baseline run, coverage tracing and the shrinking of
+failing examples on top.
 
     python benchmarks/gate_vs_limit.py [--repeat 3] [--jobs N]
 
@@ -34,15 +40,19 @@ def limit_seconds(project: Project, executor: ContractsExecutor, mutants, jobs: 
         return sum(pool.map(unpatched, mutants)) / jobs
 
 
-def gate_seconds(project: Project, executor: ContractsExecutor, mutants, jobs: int) -> float:
+def gate_seconds(project: Project, executor: ContractsExecutor, mutants, jobs: int) -> tuple[float, float]:
+    """The gate's wall time, and the strict limit from its own baseline."""
     run = KnownBugRun(project, executor, jobs=jobs)
     started = time.perf_counter()
-    results = run.run(mutants, run.baseline(), lambda r: None)
+    baseline = run.baseline()
+    results = run.run(mutants, baseline, lambda r: None)
     elapsed = time.perf_counter() - started
     missed = [r.mutant.id for r in results if r.verdict.value != "killed"]
     if missed:
         raise SystemExit(f"the gate is not green ({missed}); benchmark a green gate")
-    return elapsed
+    tests = baseline.outcome.tests
+    strict = sum(tests[t]["duration"] for m in mutants for c in m.contracts for t in baseline.matching(c))
+    return elapsed, strict / jobs
 
 
 def main() -> None:
@@ -52,16 +62,22 @@ def main() -> None:
     args = parser.parse_args()
     project, executor = Project.bundled(), ContractsExecutor(Children())
     mutants = list(load_catalogue(BUNDLED_CATALOGUE).mutants)
-    limits, gates = [], []
+    limits, stricts, gates = [], [], []
     for n in range(args.repeat):
         limits.append(limit_seconds(project, executor, mutants, args.jobs))
-        gates.append(gate_seconds(project, executor, mutants, args.jobs))
-        print(f"run {n + 1}: limit {limits[-1]:.1f}s  gate {gates[-1]:.1f}s  ratio {gates[-1] / limits[-1]:.2f}")
-    limit, gate = statistics.median(limits), statistics.median(gates)
+        gate, strict = gate_seconds(project, executor, mutants, args.jobs)
+        gates.append(gate)
+        stricts.append(strict)
+        print(
+            f"run {n + 1}: gate {gate:.1f}s  per-process limit {limits[-1]:.1f}s  strict limit {strict:.1f}s",
+            flush=True,
+        )
+    limit, strict, gate = statistics.median(limits), statistics.median(stricts), statistics.median(gates)
     print(f"{len(mutants)} known bugs, {args.jobs} jobs, median of {args.repeat}:")
-    print(f"  limit (unpatched contracts per mutant / jobs): {limit:.1f}s")
-    print(f"  gate (baseline + every mutant):               {gate:.1f}s")
-    print(f"  ratio gate/limit: {gate / limit:.2f} (goal <= 1.5)")
+    print(f"  gate (baseline + every mutant):                   {gate:.1f}s")
+    print(f"  per-process limit (unpatched, one process each):  {limit:.1f}s  ratio {gate / limit:.2f}")
+    print(f"  strict limit (baseline test time only):           {strict:.1f}s  ratio {gate / strict:.2f}")
+    print("  goal: ratio <= 1.5")
 
 
 if __name__ == "__main__":

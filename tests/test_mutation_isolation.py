@@ -33,12 +33,13 @@ contracts = ["test_reasoning_top_level.py::test_reasoning_is_top_level_beside_co
 '''
 
 
-def _processes_mentioning(text: str) -> list[str]:
+def _processes_in(prefix: str) -> list[str]:
+    """Processes whose working directory is a mutant copy named ``prefix``."""
     found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+    for cwd in Path("/proc").glob("[0-9]*/cwd"):
         try:
-            if text in cmdline.read_bytes().decode(errors="replace"):
-                found.append(cmdline.parent.name)
+            if Path(os.readlink(cwd)).name.startswith(prefix):
+                found.append(cwd.parent.name)
         except OSError:
             continue
     return found
@@ -62,15 +63,15 @@ def test_sigint_during_a_hung_mutant_leaves_the_tree_identical(tmp_path):
         if line.startswith("baseline:"):
             break
     deadline = time.monotonic() + 30
-    while not _processes_mentioning("harness-expect-hang") and time.monotonic() < deadline:
+    while not _processes_in("harness-expect-hang") and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _processes_mentioning("harness-expect-hang"), "the hung mutant never started:\n" + "".join(lines)
+    assert _processes_in("harness-expect-hang"), "the hung mutant never started:\n" + "".join(lines)
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
     output, _ = proc.communicate(timeout=60)
     assert proc.returncode == EXIT_INTERRUPTED, "".join(lines) + output
     assert "interrupted" in output
-    assert not _processes_mentioning("harness-expect-hang"), "the hung mutant's process outlived the run"
+    assert not _processes_in("harness-expect-hang"), "the hung mutant's process outlived the run"
     assert _tree_digest(project) == before, "the interrupted run changed the package tree"
     assert _copies() <= copies_before, f"copies left behind: {_copies() - copies_before}"
 

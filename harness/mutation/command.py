@@ -72,30 +72,30 @@ def run_known_bugs(
             print(f"catalogue error: {path}: [runner] root {catalogue.runner.root} must be inside a git work tree: {exc}")
             return EXIT_USAGE
         executor = CommandExecutor(children, catalogue.runner)
-    run = KnownBugRun(project, executor, jobs=jobs, timeout=timeout)
-    started = time.perf_counter()
-    signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        baseline = run.baseline()
-    except BaselineRed as exc:
-        print(str(exc))
-        return EXIT_BASELINE
-    except KeyboardInterrupt:
-        print(INTERRUPTED)
-        return EXIT_INTERRUPTED
-    print(
-        f"baseline: {len(baseline.outcome.tests)} contracts green in {baseline.outcome.wall:.1f}s; "
-        f"{len(mutants)} known bugs from {path.name}, {jobs} jobs" + (f", shard {shard_spec}" if shard_spec else "")
-    )
-    try:
-        with MutantProgress(len(mutants)) as progress:
-            results = run.run(mutants, baseline, progress.advance)
-    except CatalogueError as exc:
-        print(f"catalogue error: {exc}")
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print(INTERRUPTED)
-        return EXIT_INTERRUPTED
+    with KnownBugRun(project, executor, jobs=jobs, timeout=timeout) as run:
+        started = time.perf_counter()
+        signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            baseline = run.baseline()
+        except BaselineRed as exc:
+            print(str(exc))
+            return EXIT_BASELINE
+        except KeyboardInterrupt:
+            print(INTERRUPTED)
+            return EXIT_INTERRUPTED
+        print(
+            f"baseline: {len(baseline.outcome.tests)} contracts green in {baseline.outcome.wall:.1f}s; "
+            f"{len(mutants)} known bugs from {path.name}, {jobs} jobs" + (f", shard {shard_spec}" if shard_spec else "")
+        )
+        try:
+            with MutantProgress(len(mutants)) as progress:
+                results = run.run(mutants, baseline, progress.advance)
+        except CatalogueError as exc:
+            print(f"catalogue error: {exc}")
+            return EXIT_USAGE
+        except KeyboardInterrupt:
+            print(INTERRUPTED)
+            return EXIT_INTERRUPTED
     elapsed = time.perf_counter() - started
     _print_summary(results, elapsed)
     if report_dir is not None:

@@ -1,26 +1,18 @@
-"""Running the contracts in a workspace as a child process, with a time budget.
-
-The child gets its own process group, so a hung mutant is stopped with
-everything it started; every running child is registered so an interrupted
-run can stop them all before it exits.
-"""
+"""Running the contracts of one workspace: the bundled ones, or a foreign project's command."""
 
 from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import harness.contracts
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
-from harness.mutation import probe
+from harness.mutation.children import Children, run_child
+from harness.mutation.forkserver import ZygoteDied, ZygotePool
 from harness.mutation.coverage_files import CoverageFileError, read_line_coverage
 from harness.mutation.junit_read import read_junit
 from harness.mutation.reach import ALL_TESTS
@@ -52,68 +44,25 @@ def matches(test_id: str, contract: str) -> bool:
     )
 
 
-class Children:
-    """The child processes in flight, so an interrupt can stop every one."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._procs: set[subprocess.Popen] = set()
-        self.stopping = False
-
-    def start(self, args: list[str], **kwargs) -> subprocess.Popen:
-        with self._lock:
-            if self.stopping:
-                raise KeyboardInterrupt
-            proc = subprocess.Popen(args, start_new_session=True, **kwargs)
-            self._procs.add(proc)
-            return proc
-
-    def done(self, proc: subprocess.Popen) -> None:
-        with self._lock:
-            self._procs.discard(proc)
-
-    def stop_all(self) -> None:
-        with self._lock:
-            self.stopping = True
-            for proc in self._procs:
-                kill_group(proc)
-
-
-def kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-
-def run_child(children: Children, args: list[str], cwd: Path, env: dict, timeout: float | None) -> tuple[bool, str, float]:
-    """Run to completion or budget; returns (timed_out, output tail, wall seconds)."""
-    started = time.perf_counter()
-    proc = children.start(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        try:
-            output, _ = proc.communicate(timeout=timeout)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            kill_group(proc)
-            output, _ = proc.communicate()
-            timed_out = True
-        except BaseException:
-            # Interrupted: the child sits in its own session and never saw the signal.
-            kill_group(proc)
-            proc.wait()
-            raise
-    finally:
-        children.done(proc)
-    return timed_out, output.decode("utf-8", "replace")[-4000:], time.perf_counter() - started
-
-
 class ContractsExecutor:
     """Runs named contracts of the bundled package against its (patched) reference."""
 
     def __init__(self, children: Children, hypothesis_profile: str = "ci") -> None:
         self.children = children
         self.profile = hypothesis_profile
+        env = {
+            **os.environ,
+            ENV_VAR: DEFAULT_SPEC,
+            "PYTHONDONTWRITEBYTECODE": "1",
+            # Hypothesis caches its unicode tables here; building them costs
+            # seconds, so every copy shares one cache outside any work tree.
+            "HYPOTHESIS_STORAGE_DIRECTORY": str(HYPOTHESIS_CACHE),
+        }
+        env.pop("PYTHONPATH", None)
+        self.pool = ZygotePool(children, env)
+
+    def close(self) -> None:
+        self.pool.close()
 
     def contracts_dir(self, workspace: Workspace) -> Path:
         return workspace.root / CONTRACTS_SUBDIR
@@ -152,19 +101,16 @@ class ContractsExecutor:
         }
         spec_path = workspace.root / ".harness-probe-spec.json"
         spec_path.write_text(json.dumps(spec))
-        env = {
-            **os.environ,
-            ENV_VAR: DEFAULT_SPEC,
-            "PYTHONDONTWRITEBYTECODE": "1",
-            # Hypothesis caches its unicode tables here; building them costs
-            # seconds, so every copy shares one cache outside any work tree.
-            "HYPOTHESIS_STORAGE_DIRECTORY": str(HYPOTHESIS_CACHE),
-        }
-        env.pop("PYTHONPATH", None)
-        timed_out, tail, wall = run_child(
-            self.children, [sys.executable, probe.__file__, str(spec_path)], workspace.root, env, timeout
-        )
-        outcome = RunOutcome(timed_out=timed_out, wall=wall, output_tail=tail)
+        log = workspace.root / ".harness-probe.log"
+        started = time.perf_counter()
+        try:
+            timed_out = self.pool.run(spec_path, workspace.root, log, timeout)
+        except ZygoteDied:
+            if self.children.stopping:
+                raise KeyboardInterrupt from None
+            raise
+        tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
+        outcome = RunOutcome(timed_out=timed_out, wall=time.perf_counter() - started, output_tail=tail)
         if not timed_out:
             if out.exists():
                 data = json.loads(out.read_text())
@@ -188,6 +134,9 @@ class CommandExecutor:
     def __init__(self, children: Children, runner: RunnerConfig) -> None:
         self.children = children
         self.config = runner
+
+    def close(self) -> None:
+        """Nothing stays warm between runs of a foreign command."""
 
     def run(
         self,

@@ -79,6 +79,12 @@ class KnownBugRun:
         self.jobs = max(1, jobs)
         self.timeout = timeout
 
+    def __enter__(self) -> KnownBugRun:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.executor.close()
+
     def baseline(self) -> Baseline:
         with Workspace(self.project, "baseline") as ws:
             outcome = self.executor.run(ws, None, None, None, self.timeout)

@@ -5,8 +5,8 @@ Two limits, both for the same known bugs and jobs:
 - strict: the baseline durations of each mutant's named contracts (test time
   only, as measured inside the baseline run), summed, divided by the jobs;
 - per-process: each mutant's named contracts run on the UNPATCHED reference
-  in a fresh pytest process, as the gate must run a patched copy, summed and
-  divided by the jobs.
+  in a fresh copy and a fresh (forked, warm) probe process, as the gate runs a
+  patched copy, summed and divided by the jobs.
 
 The gate adds the baseline run, coverage tracing and the shrinking of
 failing examples on top.
@@ -42,10 +42,10 @@ def limit_seconds(project: Project, executor: ContractsExecutor, mutants, jobs: 
 
 def gate_seconds(project: Project, executor: ContractsExecutor, mutants, jobs: int) -> tuple[float, float]:
     """The gate's wall time, and the strict limit from its own baseline."""
-    run = KnownBugRun(project, executor, jobs=jobs)
     started = time.perf_counter()
-    baseline = run.baseline()
-    results = run.run(mutants, baseline, lambda r: None)
+    with KnownBugRun(project, executor, jobs=jobs) as run:
+        baseline = run.baseline()
+        results = run.run(mutants, baseline, lambda r: None)
     elapsed = time.perf_counter() - started
     missed = [r.mutant.id for r in results if r.verdict.value != "killed"]
     if missed:

@@ -19,7 +19,7 @@ from harness.mutation.executor import Children, ContractsExecutor
 from harness.mutation.outcome import Verdict
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project
-from test_mutation_verdicts import _copies, _tree_digest
+from test_mutation_verdicts import _leftovers, _tree_digest
 
 HUNG = '''
 [[mutant]]
@@ -48,14 +48,16 @@ def _processes_in(prefix: str) -> list[str]:
 def test_sigint_during_a_hung_mutant_leaves_the_tree_identical(tmp_path):
     catalogue = tmp_path / "mutants.toml"
     catalogue.write_text(HUNG)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
     project = Project.bundled()
-    before, copies_before = _tree_digest(project), _copies()
+    before = _tree_digest(project)
     proc = subprocess.Popen(
         [sys.executable, "-m", "harness", "mutate", "--config", str(catalogue), "--jobs", "1", "--timeout", "120"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(scratch)},
     )
     lines = []
     for line in proc.stdout:
@@ -73,7 +75,7 @@ def test_sigint_during_a_hung_mutant_leaves_the_tree_identical(tmp_path):
     assert "interrupted" in output
     assert not _processes_in("harness-expect-hang"), "the hung mutant's process outlived the run"
     assert _tree_digest(project) == before, "the interrupted run changed the package tree"
-    assert _copies() <= copies_before, f"copies left behind: {_copies() - copies_before}"
+    assert not _leftovers(scratch), f"copies left behind: {_leftovers(scratch)}"
 
 
 def test_deleting_the_guarding_assertion_makes_the_mutant_survive(tmp_path):
@@ -87,9 +89,9 @@ def test_deleting_the_guarding_assertion_makes_the_mutant_survive(tmp_path):
     assert guard in text, "the guarding assertion moved; update this test"
     contract.write_text(text.replace(guard, '    (\n        f"reasoning_content present, but should be absent "'))
     weakened = Project(root=tmp_path, files=bundled.files)
-    run = KnownBugRun(weakened, ContractsExecutor(Children()), jobs=1)
     (mutant,) = load_catalogue(BUNDLED_CATALOGUE).select(["reasoning-emitted-when-empty"])
     mutant = replace(mutant, contracts=("test_reasoning_omit_empty.py::test_no_reasoning_key_without_reasoning",))
-    results = run.run([mutant], run.baseline(), lambda r: None)
+    with KnownBugRun(weakened, ContractsExecutor(Children()), jobs=1) as run:
+        results = run.run([mutant], run.baseline(), lambda r: None)
     assert results[0].verdict is Verdict.SURVIVED, f"{results[0].verdict}: {results[0].reason}\n{results[0].message}"
     assert exit_code(results) == EXIT_SURVIVED

@@ -114,22 +114,24 @@ def _tree_digest(project: Project) -> str:
     return digest.hexdigest()
 
 
-def _copies() -> set[str]:
-    return {p.name for p in Path(tempfile.gettempdir()).glob("harness-*") if p.name != "harness-hypothesis-cache"}
+def _leftovers(scratch: Path) -> list[str]:
+    """What a run left in its private temporary directory (the shared Hypothesis cache aside)."""
+    return sorted(p.name for p in scratch.iterdir() if p.name != "harness-hypothesis-cache")
 
 
 @pytest.fixture(scope="module")
 def verdicts(tmp_path_factory):
     path = tmp_path_factory.mktemp("catalogue") / "mutants.toml"
     path.write_text(BAD_CATALOGUE)
+    scratch = tmp_path_factory.mktemp("scratch")
     project = Project.bundled()
-    before, copies_before = _tree_digest(project), _copies()
-    run = KnownBugRun(project, ContractsExecutor(Children()), jobs=2)
-    baseline = run.baseline()
-    mutants = list(load_catalogue(path).mutants)
-    results = run.run(mutants, baseline, lambda r: None)
+    before = _tree_digest(project)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(scratch))  # where every mutant copy is made
+        with KnownBugRun(project, ContractsExecutor(Children()), jobs=2) as run:
+            results = run.run(list(load_catalogue(path).mutants), run.baseline(), lambda r: None)
     assert _tree_digest(project) == before, "the mutant run changed the package tree"
-    assert _copies() <= copies_before, f"copies left behind: {_copies() - copies_before}"
+    assert not _leftovers(scratch), f"copies left behind: {_leftovers(scratch)}"
     return {r.mutant.id: r for r in results}
 
 

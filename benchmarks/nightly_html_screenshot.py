@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from harness.mutation.executor import Children
+from harness.mutation.children import Children
 from harness.mutation.workspace import Project
 from harness.nightly.mutmut_run import run_mutmut
 from harness.nightly.outputs import REPORT_FILES, write_outputs

@@ -125,3 +125,24 @@ def test_equivalents_list_loads_and_rejects_bad_entries(tmp_path: Path) -> None:
 def test_the_bundled_equivalents_list_loads() -> None:
     reasons = load_equivalents()
     assert all(reason.strip() for reason in reasons.values())
+
+
+def test_an_entry_may_leave_nothing_of_the_mutated_line(tmp_path: Path) -> None:
+    path = tmp_path / "equivalent.toml"
+    path.write_text('[[equivalent]]\nfile = "f.py"\nfunction = "g"\noriginal = "x = 1,"\nmutated = ""\nreason = "r"\n')
+    assert load_equivalents(path) == {Key("f.py", "g", "x = 1,", ""): "r"}
+
+
+def test_entries_that_match_no_survivor_are_stale() -> None:
+    from harness.nightly.command import _stale_equivalents
+    from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
+
+    diff = _diff(10, ["     ]", '-    return "x"', '+    return None'])
+    key = key_of("f.py", "Frame.run", diff)
+
+    def run(status: str) -> MutmutRun:
+        mutant = MutmutMutant("f.x_run__mutmut_1", "f.py", "Frame.run", status, diff, None, (), ())
+        return MutmutRun([mutant], 1, {})
+
+    assert _stale_equivalents({key: "reason"}, run("survived")) == []
+    assert _stale_equivalents({key: "reason"}, run("killed")) == [key]  # a contract kills it now

@@ -116,6 +116,7 @@ def test_the_score_counts_mutmut_mutants_without_the_equivalents() -> None:
     d = digest(_report(KNOWN, MUTMUT), THRESHOLDS)
     # detected: killed + timeout = 2; undetected: survived + no tests = 2; equivalent and suspicious are out.
     assert d.mutmut.percent == pytest.approx(50.0)
+    assert d.unreviewed.percent == pytest.approx(40.0)  # the equivalent counted as a survivor
     assert d.below_break
     assert [m["id"][-1] for _, m in d.gaps] == ["2"]
     assert [m["id"][-1] for _, m in d.untested] == ["3"]

@@ -36,7 +36,8 @@ from harness.mutation.command import (
     INTERRUPTED,
     exit_code,
 )
-from harness.mutation.executor import Children, ContractsExecutor
+from harness.mutation.children import Children
+from harness.mutation.executor import ContractsExecutor
 from harness.mutation.outcome import MutantResult, Verdict
 from harness.mutation.progress import MutantProgress
 from harness.mutation.runner import BaselineRed, KnownBugRun, shard
@@ -111,7 +112,8 @@ def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard_spec:
 
 
 def _stale_equivalents(equivalents: dict, mutmut: MutmutRun) -> list:
-    keys = {key_of(m.file, m.function, m.diff) for m in mutmut.mutants}
+    """Entries no survivor matches: the code changed, or a contract now kills the mutant."""
+    keys = {key_of(m.file, m.function, m.diff) for m in mutmut.mutants if m.status == "survived"}
     return [key for key in equivalents if key not in keys]
 
 
@@ -165,7 +167,7 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
         return EXIT_INTERRUPTED
     if mutmut is not None and not shard_spec:
         for key in _stale_equivalents(equivalents, mutmut):
-            print(f"equivalent.toml: no mutant matches the entry for {key.file} {key.function}: {key.original!r}")
+            print(f"equivalent.toml: no survivor matches the entry for {key.file} {key.function}: {key.original!r}")
     run_info = {
         "shard": shard_spec,
         "seed": seed,

@@ -38,6 +38,14 @@ class Digest:
     def band(self) -> str:
         return self.thresholds.band(self.mutmut)
 
+    @property
+    def unreviewed(self) -> Score:
+        """The mutmut score if the reviewed equivalents counted as survivors: what mutmut alone says."""
+        counts = Counter(self.mutmut.counts)
+        counts["Survived"] += len(self.equivalents)
+        counts["Ignored"] -= len(self.equivalents)
+        return Score(counts)
+
 
 def digest(report: dict, thresholds: Thresholds) -> Digest:
     mutants = all_mutants(report)

@@ -57,7 +57,8 @@ def load_equivalents(path: Path = EQUIVALENT_LIST) -> dict[Key, str]:
         raise EquivalentsError(f"{path}: not valid TOML: {exc}") from exc
     reasons: dict[Key, str] = {}
     for n, entry in enumerate(data.get("equivalent", []), 1):
-        bad = [f for f in _FIELDS if not isinstance(entry.get(f), str) or not entry[f].strip()]
+        # ``mutated`` may be empty: a mutant can leave nothing of the lines it changed.
+        bad = [f for f in _FIELDS if not isinstance(entry.get(f), str) or (f != "mutated" and not entry[f].strip())]
         unknown = sorted(set(entry) - set(_FIELDS))
         if bad or unknown:
             raise EquivalentsError(

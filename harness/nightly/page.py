@@ -106,7 +106,8 @@ def render_page(report: dict, d: Digest) -> str:
 <p>mutation score (mutmut over the reference): <span class="score {d.band}">{d.mutmut.text()}</span>
 &nbsp; thresholds: high {d.thresholds.high}%, low {d.thresholds.low}%, {breaks}</p>
 <p>score = (Killed + Timeout) / (Killed + Timeout + Survived + NoCoverage). Every mutant, as Stryker counts them:
-{d.everything.text()}. Known bugs: {d.known['Killed']}/{sum(d.known.values())} killed.</p>
+{d.everything.text()}. Without the {len(d.equivalents)} reviewed equivalents (counted as survivors):
+{d.unreviewed.text()}. Known bugs: {d.known['Killed']}/{sum(d.known.values())} killed.</p>
 <table class="counts">{_statuses(d.mutmut.counts)}</table>
 <p>mutmut: {escape(counts_line(d.mutmut.counts))}<br>known bugs: {escape(counts_line(d.known))}</p>
 <h2>Runs</h2><ul>{runs or "<li>none recorded</li>"}</ul>

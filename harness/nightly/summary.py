@@ -34,6 +34,7 @@ def render_summary(report: dict, d: Digest) -> str:
         f"- mutmut over the reference: {d.mutmut.total} mutants · {counts_line(d.mutmut.counts)}",
         f"- known bugs: {d.known['Killed']}/{known_total} killed · {counts_line(d.known)}",
         f"- every mutant, as Stryker counts them: {d.everything.text()}",
+        f"- without the {len(d.equivalents)} reviewed equivalents (counted as survivors): {d.unreviewed.text()}",
         "- score = (Killed + Timeout) / (Killed + Timeout + Survived + NoCoverage); "
         f"thresholds high {d.thresholds.high}%, low {d.thresholds.low}%",
         *(f"- {run_line(run)}" for run in d.runs),

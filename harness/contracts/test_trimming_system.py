@@ -1,0 +1,34 @@
+"""Contract: trimming an overflowing history keeps the system prompt.
+
+Incident: seed 003: a history cut back on overflow is what the provider sees
+next. The system prompt sits before the first turn, so a trimmer that drops
+"the oldest messages" drops it first.
+
+Rule: when a history opening with system messages is trimmed (to any budget,
+however small), those system messages still open the trimmed history, in
+order, and the latest turn is still there.
+
+Production fingerprint: after a long conversation the agent forgets its
+instructions: persona, tool-use policy and output format change mid-session.
+"""
+
+import pytest
+
+SYSTEM = [{"role": "system", "content": "You are a careful assistant."},
+          {"role": "system", "content": "Answer in English."}]
+TURNS = [
+    [{"role": "user", "content": f"Question {k}: " + "word " * 40},
+     {"role": "assistant", "content": f"Answer {k}: " + "word " * 40}]
+    for k in range(6)
+]
+HISTORY = SYSTEM + [m for turn in TURNS for m in turn]
+
+
+@pytest.mark.parametrize("budget", [1, 200, 800])
+def test_system_prompt_survives_trimming(memory, budget):
+    trimmed = memory.trim_history(HISTORY, budget)
+    assert trimmed[: len(SYSTEM)] == SYSTEM, (
+        f"trimmed to budget {budget}, the history opens with {trimmed[:2]}, but should keep the system prompt {SYSTEM}"
+    )
+    assert trimmed[-2:] == TURNS[-1], f"trimmed to budget {budget}, the latest turn {TURNS[-1]} is gone"
+    assert len(trimmed) < len(HISTORY), f"budget {budget} is far below the history's size, yet nothing was trimmed"

@@ -1,0 +1,80 @@
+"""Contract: the words of a turn reach the wire, the store and the replayed history unchanged.
+
+Incident: seed 003: the event written to disk, not the in-memory messages, is
+what the next request is rendered from, so a field lost on the way to the
+store only shows up one turn later. Here the fields are the turn's words: the
+user's question, each tool's output and the model's answer.
+
+Rule: on both tool paths (serial, and the concurrent batch), every request
+the kernel sends carries the question as a user message; the follow-up holds
+each tool's output as the content of the tool message for its call; the
+persisted events hold the question as ``input``, each output under its call
+id and the answer as ``response``; the history rendered from those events
+carries the question, every output and the answer.
+
+Production fingerprint: the next turn's request holds ``"content": null``
+where the question or a tool's output was; the model answers as if it had
+never been asked, or calls the same tool again.
+"""
+
+import pytest
+
+from harness.scripted import ScriptedModel, ScriptedTool
+
+QUESTION = "Compare a.txt and b.txt"
+ANSWER = "Both files hold the same list."
+CALLS = [
+    {"id": "call_a", "name": "read_file", "arguments": '{"path":"a.txt"}'},
+    {"id": "call_b", "name": "read_file", "arguments": '{"path":"b.txt"}'},
+]
+PATHS = {"serial": False, "batch": True}
+
+
+def _turn(kernel, path: str):
+    tool = ScriptedTool("read_file", parallel_safe=PATHS[path])
+    model = ScriptedModel([{"tool_calls": CALLS, "finish_reason": "tool_calls"}, {"content": ANSWER}])
+    events = kernel.run_turn(QUESTION, model, [tool])["events"]
+    outputs = {c["id"]: tool.result_for(c["arguments"]) for c in CALLS}
+    return model, events, outputs
+
+
+def _tool_contents(messages: list[dict]) -> dict:
+    return {m.get("tool_call_id"): m.get("content") for m in messages if m.get("role") == "tool"}
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_requests_carry_the_question_and_each_tools_output(kernel, path):
+    model, _, outputs = _turn(kernel, path)
+    for n, request in enumerate(model.requests, 1):
+        users = [m.get("content") for m in request.get("messages", []) if m.get("role") == "user"]
+        assert users == [QUESTION], f"{path} path: request #{n} sent the user messages {users}, expected [{QUESTION!r}]"
+    sent = _tool_contents(model.requests[-1].get("messages", []))
+    assert sent == outputs, f"{path} path: the follow-up request sent the tool outputs {sent}, expected {outputs}"
+    said = [m.get("content") for m in model.requests[-1].get("messages", []) if m.get("tool_calls")]
+    assert all(not text for text in said), (
+        f"{path} path: the tool-call message of the follow-up request says {said}, but the model said nothing"
+    )
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_persisted_events_hold_the_question_outputs_and_answer(kernel, path):
+    _, events, outputs = _turn(kernel, path)
+    inputs = [e.get("input") for e in events if e.get("input")]
+    stored = {r.get("tool_call_id"): r.get("content") for e in events for r in e.get("tool_results") or ()}
+    answer = events[-1].get("response") if events else None
+    assert inputs == [QUESTION], f"{path} path: the events stored the inputs {inputs}, expected [{QUESTION!r}]"
+    assert stored == outputs, f"{path} path: the events stored the tool outputs {stored}, expected {outputs}"
+    assert answer == ANSWER, f"{path} path: the last event stored the response {answer!r}, expected {ANSWER!r}"
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_history_rendered_from_the_events_keeps_every_word(kernel, path):
+    _, events, outputs = _turn(kernel, path)
+    history = kernel.render_history(events)
+    users = [m.get("content") for m in history if m.get("role") == "user"]
+    answers = [m.get("content") for m in history if m.get("role") == "assistant" and m.get("content")]
+    assert users == [QUESTION], f"{path} path: the rendered history's user messages are {users}, not [{QUESTION!r}]"
+    assert _tool_contents(history) == outputs, (
+        f"{path} path: the rendered history has the tool outputs {_tool_contents(history)}, expected {outputs}"
+    )
+    assert answers[-1:] == [ANSWER], f"{path} path: the rendered history's answers are {answers}, not ending {ANSWER!r}"

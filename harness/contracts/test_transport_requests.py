@@ -18,6 +18,9 @@ completion the SSE parser reads as nothing; or the follow-up round, sent
 without tools, ends the agent's tool use after one round.
 """
 
+import tempfile
+from pathlib import Path
+
 import vcr
 
 from harness.replay import replay
@@ -83,13 +86,15 @@ def test_a_base_url_ending_in_a_slash_reaches_the_same_endpoint(transport):
     assert uris and set(uris) == {expected}, f"with base URL {played.base_url + '/'!r} the client sent to {uris}"
 
 
-def test_an_http_error_fails_the_turn_and_names_the_status(transport, tmp_path):
-    cassette = tmp_path / "http_400.yaml"
-    cassette.write_text(HTTP_400, encoding="utf-8")
-    with vcr.VCR(record_mode="none").use_cassette(str(cassette)):
-        try:
-            got = transport.run_http_turn("https://api.deepseek.com", "What did we decide yesterday?", [], {})
-        except Exception as exc:  # the adapter's own error type
-            got, message = FAILED, str(exc)
+def test_an_http_error_fails_the_turn_and_names_the_status(transport):
+    # A directory of its own, removed on the way out: a contract leaves nothing behind.
+    with tempfile.TemporaryDirectory(prefix="harness-http-400-") as tmp:
+        cassette = Path(tmp) / "http_400.yaml"
+        cassette.write_text(HTTP_400, encoding="utf-8")
+        with vcr.VCR(record_mode="none").use_cassette(str(cassette)):
+            try:
+                got = transport.run_http_turn("https://api.deepseek.com", "What did we decide yesterday?", [], {})
+            except Exception as exc:  # the adapter's own error type
+                got, message = FAILED, str(exc)
     assert got is FAILED, f"the turn returned {got!r}, but the provider answered HTTP 400 and the turn should fail"
     assert "400" in message, f"the turn failed with {message!r}, which should name the HTTP status 400"

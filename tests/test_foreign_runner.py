@@ -9,7 +9,6 @@ import pytest
 from harness.mutation.catalogue import CatalogueError, load_catalogue
 from harness.mutation.coverage_files import read_line_coverage
 from harness.mutation.junit_read import DEFAULT_ASSERTION_PATTERN, read_junit
-from harness.mutation.outcome import Verdict
 
 
 def test_lcov_lines_of_one_file_relative_or_absolute(tmp_path):

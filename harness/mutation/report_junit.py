@@ -13,7 +13,7 @@ from harness.mutation.outcome import MutantResult, Verdict
 _XML_ILLEGAL = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def _xml_safe(text: str) -> str:
+def xml_safe(text: str) -> str:
     """Text with XML-illegal characters shown as ``\\xNN`` (as pytest's junitxml does)."""
     return _XML_ILLEGAL.sub(lambda m: repr(m.group())[1:-1], text)
 
@@ -49,9 +49,9 @@ def _testcase(suite: ET.Element, result: MutantResult) -> None:
         ET.SubElement(case, "system-out").text = f"killed_by: {_ids(result.killed_by)}"
         return
     failure = ET.SubElement(
-        case, "failure", message=_xml_safe(result.status_line), type=result.verdict.value
+        case, "failure", message=xml_safe(result.status_line), type=result.verdict.value
     )
-    failure.text = _xml_safe(_failure_text(result))
+    failure.text = xml_safe(_failure_text(result))
 
 
 def write_junit(results: list[MutantResult], path: Path, suite_name: str = "harness.mutants") -> None:

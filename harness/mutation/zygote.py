@@ -28,7 +28,9 @@ import pytest  # noqa: F401
 import syrupy  # noqa: F401
 import vcr  # noqa: F401
 import yaml  # noqa: F401
-from _pytest import config, main, python  # noqa: F401
+import _pytest.config  # noqa: F401
+import _pytest.main  # noqa: F401
+import _pytest.python  # noqa: F401
 
 
 def _probe():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path, PurePosixPath
 
-from harness.mutation.report_junit import _xml_safe
+from harness.mutation.report_junit import xml_safe
 from harness.nightly.report import all_mutants
 from harness.nightly.score import UNDETECTED, is_mutmut
 
@@ -38,12 +38,12 @@ def write_junit(report: dict, path: Path) -> None:
             name=mutant["id"],
             time=f"{mutant.get('duration', 0) / 1000:.3f}",
         )
-        reason = _xml_safe(mutant.get("statusReason", ""))
+        reason = xml_safe(mutant.get("statusReason", ""))
         if _failed(mutant):
-            message = _xml_safe(f"{mutant['status']}: {mutant.get('description', '')}")
+            message = xml_safe(f"{mutant['status']}: {mutant.get('description', '')}")
             failure = ET.SubElement(case, "failure", message=message, type=mutant["status"])
             failure.text = reason
         elif mutant["status"] in ("Ignored", "Pending"):
-            ET.SubElement(case, "skipped", message=_xml_safe(reason.splitlines()[0] if reason else mutant["status"]))
+            ET.SubElement(case, "skipped", message=xml_safe(reason.splitlines()[0] if reason else mutant["status"]))
     ET.indent(root)
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)

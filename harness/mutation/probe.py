@@ -61,16 +61,16 @@ class ProbePlugin:
         self.lines = lines
         self.tests: dict[str, dict] = {}
         self.collection_errors: list[str] = []
+        self._reach = _load_reach() if cov is not None else None
 
     def _reached(self, nodeid: str) -> bool:
-        reach = _load_reach()
         try:
             statements = set(self.cov.analysis2(self.target)[1])
         except coverage.CoverageException:
             return False
         executed = {n: set(c) for n, c in self.cov.get_data().contexts_by_lineno(self.target).items()}
         entry = {nodeid: {}}
-        reach.mark_reached(entry, statements, executed, *self.lines)
+        self._reach.mark_reached(entry, statements, executed, *self.lines)
         return entry[nodeid]["reached"]
 
     @pytest.hookimpl(wrapper=True)

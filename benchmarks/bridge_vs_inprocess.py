@@ -40,7 +40,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def timed_run(adapter_args: list[str]) -> tuple[float, float]:
     """One run's wall time, and the session time pytest reports (without start-up)."""
     args = [sys.executable, "-m", "pytest", str(CONTRACTS_DIR), "-q", "-p", "no:cacheprovider", "-p", PLUGIN,
-            "--rootdir", str(CONTRACTS_DIR), "--hypothesis-profile", "ci", *adapter_args]
+            "--rootdir", str(CONTRACTS_DIR), "--harness-profile", "ci", *adapter_args]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))}
     started = time.perf_counter()
     run = subprocess.run(args, cwd=REPO, env=env, capture_output=True, text=True)

@@ -4,23 +4,39 @@ An adapter is any object. It offers one or more *capabilities*, each a small
 set of methods over plain-JSON neutral shapes, so the same contract can talk to
 a Python object or to a bridge process:
 
-``codec``
-    ``serialize_message(message) -> dict``: a neutral message (below) to the
-    OpenAI-compatible wire JSON of one chat message.
+``stream``
     ``parse_stream(body: bytes) -> dict``: a raw SSE response body to a neutral
     response ``{"content": str, "reasoning": str, "tool_calls": [{"id", "name",
-    "arguments"}], "finish_reason": str | None, "usage": dict | None}``; tool
-    call arguments stay the raw string the provider streamed.
+    "arguments"}], "finish_reason": str | None, "usage": dict | None}``.
+    ``content`` and ``reasoning`` are ``""`` when nothing was streamed;
+    ``arguments`` is the raw string the provider streamed, joined in arrival
+    order (``""`` when a call streamed none); ``usage`` is the object the
+    provider sent, verbatim (``None`` without one); ``finish_reason`` is the
+    last one sent. A stream that carries an ``error`` object raises.
+
+``messages``
+    ``serialize_message(message) -> dict``: a neutral message (below) to the
+    OpenAI-compatible wire JSON of one chat message. It is not told the
+    provider: it writes what the format needs (``role``, ``content``, typed
+    ``tool_calls``, ``tool_call_id``) and keeps the message's reasoning as a
+    top-level ``reasoning_content`` so that ``transform_request`` can decide
+    who gets it (a ``provider``-level rule: DeepSeek wants it back).
+
+``request``
     ``transform_request(body: dict, options: dict) -> dict``: a generic
-    OpenAI-compatible chat-completions body as the provider at
-    ``options["base_url"]`` must receive it (thinking switch, effort, the
-    ``reasoning_content`` rule); a new dict, the input left unchanged.
-    ``options`` is plain JSON, every key optional::
+    OpenAI-compatible chat-completions body, as ``serialize_message`` built
+    it, to the body the provider at ``options["base_url"]`` must receive: the
+    thinking switch and effort, adding ``reasoning_content: ""`` where the
+    DeepSeek era requires a turn to carry it and has none, removing it for
+    every host that is not to get reasoning back. A new dict; the input is
+    left unchanged. ``options`` is plain JSON, every key optional::
 
         {"base_url": str | None,   # picks the provider profile by host; None: generic
          "effort": "off" | "low" | "medium" | "high" | "max" | None,  # None: not asked
          "role": "main" | "executor",       # executor: a sub-agent's rounds
          "era": "r1" | "v3.2" | "current"}  # DeepSeek's reasoning round-trip rule
+
+``codec`` names ``stream``, ``messages`` and ``request`` together.
 
 ``kernel``
     ``run_turn(user_input, model, tools) -> dict``: run one agent turn in which
@@ -65,8 +81,10 @@ A persisted event is ``{"input", "response", "reasoning", "tool_calls",
 ``{"tool_call_id", "content"}``.
 
 An adapter may name its capabilities in a ``capabilities`` attribute; without
-one they are inferred from the methods it has. Either way every named
-capability must be fully implemented.
+one they are inferred method by method. Either way every named capability
+must be fully implemented. A capability method that raises
+``NotImplementedError`` makes the contracts that call it not applicable.
+The rules each capability is held to, and their levels: ``docs/rules.md``.
 """
 
 from __future__ import annotations
@@ -81,11 +99,17 @@ DEFAULT_SPEC = "harness.reference:adapter"
 
 
 @runtime_checkable
-class Codec(Protocol):
-    def serialize_message(self, message: dict) -> dict: ...
-
+class Stream(Protocol):
     def parse_stream(self, body: bytes) -> dict: ...
 
+
+@runtime_checkable
+class Messages(Protocol):
+    def serialize_message(self, message: dict) -> dict: ...
+
+
+@runtime_checkable
+class Request(Protocol):
     def transform_request(self, body: dict, options: dict) -> dict: ...
 
 
@@ -114,7 +138,19 @@ class Transport(Protocol):
     def run_http_turn(self, base_url: str, user_input: str, tools: list, options: dict) -> dict: ...
 
 
-CAPABILITIES: dict[str, type] = {"codec": Codec, "kernel": Kernel, "memory": Memory, "transport": Transport}
+CAPABILITIES: dict[str, type] = {
+    "stream": Stream,
+    "messages": Messages,
+    "request": Request,
+    "kernel": Kernel,
+    "memory": Memory,
+    "transport": Transport,
+}
+# The contracts' fixture for each capability is named after it, except where pytest
+# already owns the name (its ``request`` fixture).
+FIXTURE_NAMES: dict[str, str] = {cap: {"request": "transform"}.get(cap, cap) for cap in CAPABILITIES}
+# A name that stands for several capabilities where an adapter declares them.
+GROUPS: dict[str, frozenset[str]] = {"codec": frozenset({"stream", "messages", "request"})}
 
 # The vocabulary of transform_request's options (see the module docstring).
 EFFORTS = ("off", "low", "medium", "high", "max")
@@ -144,25 +180,45 @@ class LoadedAdapter:
 
 
 def capabilities_of(obj: Any) -> frozenset[str]:
+    """What ``obj`` offers: its ``capabilities`` attribute if it has one, else one per method set it has."""
     declared = getattr(obj, "capabilities", None)
     if declared is None:
-        return frozenset(c for c, proto in CAPABILITIES.items() if isinstance(obj, proto))
-    declared = frozenset(declared)
-    unknown = declared - CAPABILITIES.keys()
+        return frozenset(c for c in CAPABILITIES if not missing_methods(obj, c))
+    if isinstance(declared, str):
+        raise AdapterError(f"adapter capabilities is the string {declared!r}; expected a set of names")
+    expanded: set[str] = set()
+    for name in declared:
+        expanded |= GROUPS.get(name, {name})
+    unknown = expanded - CAPABILITIES.keys()
     if unknown:
         raise AdapterError(
-            f"adapter declares unknown capabilities {sorted(unknown)}; known: {sorted(CAPABILITIES)}"
+            f"adapter declares unknown capabilities {sorted(unknown)}; known: {known_capabilities()}"
         )
-    for cap in sorted(declared):
-        proto = CAPABILITIES[cap]
-        if not isinstance(obj, proto):
-            missing = [m for m in protocol_methods(proto) if not callable(getattr(obj, m, None))]
+    for cap in sorted(expanded):
+        missing = missing_methods(obj, cap)
+        if missing:
             raise AdapterError(f"adapter declares capability {cap!r} but lacks {', '.join(missing)}")
-    return declared
+    return frozenset(expanded)
+
+
+def missing_methods(obj: Any, capability: str) -> list[str]:
+    return [m for m in protocol_methods(CAPABILITIES[capability]) if not callable(getattr(obj, m, None))]
 
 
 def protocol_methods(proto: type) -> list[str]:
     return [name for name in vars(proto) if not name.startswith("_")]
+
+
+def known_capabilities() -> str:
+    """Every capability with its methods, and the group names: for messages that say what is looked for."""
+    caps = [f"{c} ({', '.join(protocol_methods(p))})" for c, p in CAPABILITIES.items()]
+    groups = [f"{g} = {' + '.join(sorted(members))}" for g, members in GROUPS.items()]
+    return "; ".join(caps + groups)
+
+
+def public_methods(obj: Any) -> list[str]:
+    """The public callables an adapter object has, for a message when none of them is a capability method."""
+    return sorted(n for n in dir(obj) if not n.startswith("_") and callable(getattr(obj, n, None)))
 
 
 def resolve_spec(cli_value: str | None) -> str:

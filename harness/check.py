@@ -1,114 +1,221 @@
-"""``harness check``: run the contracts against one adapter and say how each went."""
+"""``harness check``: run the contracts against one adapter and say how each went.
+
+The header (what is under test) comes first, each contract's line as soon as
+it is decided, then a summary by rule level and capability with every failing
+contract on one line. Exit codes: :mod:`harness.exit_codes`.
+"""
 
 from __future__ import annotations
 
-import sys
+import signal
 from collections import Counter
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
 import pytest
 
-import harness.contracts
-from harness.plugin import BRIDGE_ERROR, NOT_APPLICABLE, adapter_under_test
+from harness import exit_codes, levels
+from harness.adapter import known_capabilities, public_methods
+from harness.plugin import BRIDGE_ERROR, CONTRACTS_DIR, NOT_APPLICABLE, adapter_under_test, header_lines
 
-CONTRACTS_DIR = Path(harness.contracts.__file__).parent
+_STATUS_ORDER = ("failed", "error", "passed", NOT_APPLICABLE, "skipped")
+
+
+@dataclass
+class CheckOptions:
+    """Everything ``harness check`` passes on to the contracts' pytest session."""
+
+    adapter: str | None = None
+    adapter_cmd: str | None = None
+    adapter_timeout: float | None = None
+    profile: str = "dev"
+    junitxml: str | None = None
+    verbose: bool = False
+    keyword: str | None = None
+    levels: tuple[str, ...] = ()
+    policies: list[str] = field(default_factory=list)
+    era: str | None = None
+    seed: int | None = None
+    require: list[str] = field(default_factory=list)
+    select: list[str] = field(default_factory=list)  # contract modules; empty: all
+
+    def pytest_args(self) -> list[str]:
+        targets = [str(CONTRACTS_DIR / s) for s in self.select] or [str(CONTRACTS_DIR)]
+        args = [*targets, "--rootdir", str(CONTRACTS_DIR), "-p", "no:cacheprovider", "--harness-profile", self.profile]
+        for flag, value in (
+            ("--adapter", self.adapter),
+            ("--adapter-cmd", self.adapter_cmd),
+            ("--adapter-timeout", self.adapter_timeout),
+            ("--junitxml", self.junitxml),
+            ("-k", self.keyword),
+            ("--deepseek-era", self.era),
+            ("--hypothesis-seed", self.seed),
+        ):
+            if value is not None:
+                args += [flag, str(value)]
+        if self.levels:
+            args += ["-m", levels.marker_expression(self.levels)]
+        for policy in self.policies:
+            args += ["--policy", policy]
+        for capability in self.require:
+            args += ["--require-capability", capability]
+        return args
 
 
 @dataclass
 class ContractResult:
     nodeid: str
-    status: str  # passed | failed | error | not applicable
-    message: str = ""
+    status: str  # passed | failed | error | not applicable | skipped
+    level: str
+    capability: str
+    lines: list[str]
 
 
-class _Collector:
-    """Keeps one status per contract from pytest's reports."""
+class _Console:
+    """Prints the header, then each contract's result as it is decided; keeps them for the summary."""
 
-    def __init__(self) -> None:
+    def __init__(self, verbose: bool) -> None:
+        self.verbose = verbose
         self.results: dict[str, ContractResult] = {}
-        self.header = ""
+        self.collected = 0
+        self.adapter = None
+        self.interrupted = False
+
+    def pytest_keyboard_interrupt(self, excinfo) -> None:
+        self.interrupted = True
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self.header = adapter_under_test(session.config).describe()
+        self.collected = len(session.items)
+        if not session.items:
+            return
+        self.adapter = adapter_under_test(session.config)
+        for line in header_lines(session.config):
+            _say(line)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if getattr(report, "harness_not_applicable", False):
-            status = NOT_APPLICABLE
-        elif getattr(report, "harness_bridge_error", False):
-            status = BRIDGE_ERROR
-        elif report.failed:
-            status = "failed" if report.when == "call" else "error"
-        elif report.passed and report.when == "call":
-            status = "passed"
-        elif report.skipped:
-            status = "skipped"
-        else:
+        status = _status(report)
+        if status is None:
             return
         previous = self.results.get(report.nodeid)
-        if previous is None or previous.status == "passed":
-            self.results[report.nodeid] = ContractResult(report.nodeid, status, _message(report))
+        if previous is not None and previous.status != "passed":
+            return  # a teardown error does not hide the call's failure
+        lines = getattr(report, "harness_details", None) or _message(report)
+        self.results[report.nodeid] = ContractResult(
+            report.nodeid, status, getattr(report, "harness_level", ""), getattr(report, "harness_capability", ""),
+            lines,
+        )
+
+    def pytest_runtest_logfinish(self, nodeid: str, location) -> None:
+        result = self.results.get(nodeid)
+        if result is None:
+            return
+        _say(f"{result.status.upper():>15}  [{result.level}] {nodeid}")
+        if result.status in ("failed", "error") or (self.verbose and result.lines):
+            for line in result.lines:
+                _say(f"{'':>17}{line}")
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
-            self.results[report.nodeid] = ContractResult(report.nodeid, "error", _message(report))
+            self.results[report.nodeid] = ContractResult(report.nodeid, "error", "", "", _message(report))
+            _say(f"{'ERROR':>15}  {report.nodeid}")
+            for line in _message(report):
+                _say(f"{'':>17}{line}")
 
 
-def _message(report) -> str:
+def _say(line: str) -> None:
+    print(line, flush=True)  # flushed: a pipe sees each line as it comes
+
+
+def _status(report: pytest.TestReport) -> str | None:
+    if getattr(report, "harness_not_applicable", False):
+        return NOT_APPLICABLE
+    if getattr(report, "harness_bridge_error", False):
+        return BRIDGE_ERROR
+    if report.failed:
+        return "failed" if report.when == "call" else "error"
+    if report.passed and report.when == "call":
+        return "passed"
+    if report.skipped:
+        return "skipped"
+    return None
+
+
+def _message(report) -> list[str]:
     crash = getattr(report.longrepr, "reprcrash", None)
     if crash is not None:
-        return crash.message
+        return crash.message.splitlines()
     if isinstance(report.longrepr, tuple):
-        return report.longrepr[2]
-    return str(report.longrepr or "")
+        return str(report.longrepr[2]).splitlines()
+    return str(report.longrepr or "").splitlines()[-20:]
 
 
-def pytest_args(
-    adapter: str | None,
-    profile: str,
-    junitxml: str | None = None,
-    select: list[str] | None = None,
-    adapter_cmd: str | None = None,
-    adapter_timeout: float | None = None,
-) -> list[str]:
-    targets = [str(CONTRACTS_DIR / s) for s in select] if select else [str(CONTRACTS_DIR)]
-    args = [*targets, "--rootdir", str(CONTRACTS_DIR), "-p", "no:cacheprovider", "--hypothesis-profile", profile]
-    if adapter:
-        args += ["--adapter", adapter]
-    if adapter_cmd:
-        args += ["--adapter-cmd", adapter_cmd]
-    if adapter_timeout is not None:
-        args += ["--adapter-timeout", str(adapter_timeout)]
-    if junitxml:
-        args += ["--junitxml", junitxml]
-    return args
-
-
-def run_check(
-    adapter: str | None,
-    profile: str,
-    junitxml: str | None,
-    verbose: bool = False,
-    adapter_cmd: str | None = None,
-    adapter_timeout: float | None = None,
-) -> int:
-    collector = _Collector()
-    args = pytest_args(adapter, profile, junitxml, adapter_cmd=adapter_cmd, adapter_timeout=adapter_timeout)
-    args += ["-p", "no:terminal"]
-    code = pytest.main(args, plugins=[collector])
-    if code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR):
-        return int(code)
-    print(f"adapter under test: {collector.header}")
-    for result in collector.results.values():
-        print(f"{result.status.upper():>15}  {result.nodeid}")
-        if result.status in ("failed", "error") or (verbose and result.message):
-            for line in result.message.splitlines():
-                print(f"{'':>17}{line}")
-    counts = Counter(r.status for r in collector.results.values())
-    summary = f"{counts['passed']} passed, {counts['failed']} failed"
+def _counts(results) -> str:
+    counts = Counter(r.status for r in results)
+    text = f"{counts['passed']} passed, {counts['failed']} failed"
     for extra in ("error", NOT_APPLICABLE, "skipped"):
         if counts[extra]:
-            summary += f", {counts[extra]} {extra}"
-    print(summary)
-    sys.stdout.flush()
-    return 1 if counts["failed"] or counts["error"] or not collector.results else 0
+            text += f", {counts[extra]} {extra}"
+    return text
+
+
+def _summary(console: _Console) -> None:
+    results = list(console.results.values())
+    groups: dict[tuple[str, str], list[ContractResult]] = {}
+    for result in results:
+        groups.setdefault((result.level, result.capability), []).append(result)
+    order = {level: n for n, level in enumerate(levels.LEVELS)}
+    _say("")
+    _say("by rule level and capability:")
+    for (level, capability), members in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][1])):
+        _say(f"  {level or '-':<9} {capability or '-':<18} {_counts(members)}")
+    bad = [r for r in results if r.status in ("failed", "error")]
+    if bad:
+        _say("")
+        _say("failing contracts:")
+        for result in sorted(bad, key=lambda r: (order.get(r.level, 99), r.capability, r.nodeid)):
+            first = result.lines[0] if result.lines else ""
+            _say(f"  {result.status.upper():<6} [{result.level}, {result.capability}] {result.nodeid}: {first[:160]}")
+
+
+def _nothing_tested(console: _Console) -> None:
+    adapter = console.adapter
+    if adapter is None:
+        _say("nothing was tested: no contract was selected")
+        return
+    methods = public_methods(adapter.obj)
+    _say(
+        f"nothing was tested: no contract applied to adapter {adapter.name}, which offers "
+        f"{', '.join(sorted(adapter.capabilities)) or 'no capability'}"
+    )
+    _say(f"  its public methods: {', '.join(methods) or 'none'}")
+    _say(f"  the contracts look for: {known_capabilities()}")
+
+
+def run_check(options: CheckOptions) -> int:
+    console = _Console(options.verbose)
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        code = pytest.main([*options.pytest_args(), "-p", "no:terminal"], plugins=[console])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if code == pytest.ExitCode.USAGE_ERROR:
+        return exit_codes.USAGE
+    if code == pytest.ExitCode.INTERNAL_ERROR:
+        return exit_codes.INTERNAL
+    results = list(console.results.values())
+    if console.interrupted:
+        _say(_counts(results))
+        _say(f"interrupted: {max(console.collected - len(results), 0)} of {console.collected} contracts did not run")
+        return exit_codes.INTERRUPTED
+    _summary(console)
+    _say(_counts(results))
+    if any(r.status in ("failed", "error") for r in results):
+        return exit_codes.CONTRACTS_FAILED
+    if not any(r.status == "passed" for r in results):
+        _nothing_tested(console)
+        return exit_codes.NOTHING_TESTED
+    return exit_codes.OK
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import traceback
 from pathlib import Path
 
-from harness import profiles
+from harness import exit_codes, profiles
+from harness.levels import parse_levels
+from harness.reasoning_rules import ERAS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -23,6 +27,21 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
     check.add_argument(
         "--hypothesis-profile", default=profiles.DEFAULT_PROFILE, choices=sorted(profiles.PROFILES)
+    )
+    check.add_argument("--hypothesis-seed", type=int, metavar="SEED", help="replay a run's examples (its header prints the seed)")
+    check.add_argument("-k", dest="keyword", metavar="EXPR", help="only contracts whose names match (pytest's -k)")
+    check.add_argument(
+        "--levels", type=_levels, default=(), metavar="LEVEL[,LEVEL]",
+        help="only contracts of these rule levels: wire, robust, provider, policy (default: all)",
+    )
+    check.add_argument(
+        "--policy", action="append", default=[], metavar="KEY=VALUE",
+        help="set a policy (repeatable; also [tool.harness.policy] in ./pyproject.toml)",
+    )
+    check.add_argument("--deepseek-era", choices=ERAS, help="DeepSeek's reasoning_content rule (default: current)")
+    check.add_argument(
+        "--require", action="append", default=[], metavar="CAP[,CAP]",
+        help="a usage error unless the adapter offers these capabilities",
     )
     check.add_argument("-v", "--verbose", action="store_true", help="show every contract's message")
 
@@ -61,6 +80,13 @@ def _shard(value: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _levels(value: str) -> tuple[str, ...]:
+    try:
+        return parse_levels(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _positive(value: str) -> int:
     if not value.isdigit() or int(value) < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
@@ -69,11 +95,37 @@ def _positive(value: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return exit_codes.INTERRUPTED
+    except Exception:  # a bug in the harness: say so, with the traceback, under its own code
+        traceback.print_exc()
+        print(f"harness: internal error (exit {exit_codes.INTERNAL}); please report it with the traceback above",
+              file=sys.stderr)
+        return exit_codes.INTERNAL
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
-        from harness.check import run_check
+        from harness.check import CheckOptions, run_check
 
         return run_check(
-            args.adapter, args.hypothesis_profile, args.junitxml, args.verbose, args.adapter_cmd, args.adapter_timeout
+            CheckOptions(
+                adapter=args.adapter,
+                adapter_cmd=args.adapter_cmd,
+                adapter_timeout=args.adapter_timeout,
+                profile=args.hypothesis_profile,
+                junitxml=args.junitxml,
+                verbose=args.verbose,
+                keyword=args.keyword,
+                levels=args.levels,
+                policies=args.policy,
+                era=args.deepseek_era,
+                seed=args.hypothesis_seed,
+                require=args.require,
+            )
         )
     if args.command in ("mutate", "gate"):
         from harness.mutation.command import run_known_bugs

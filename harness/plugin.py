@@ -1,37 +1,49 @@
 """The pytest plugin: selects the adapter under test and serves it to contracts.
 
-Registered through the ``pytest11`` entry point, so the contracts run in any
-pytest session where the package is installed. Contracts ask for a capability
-fixture (``codec``, ``kernel``); when the adapter does not offer it the test is
-reported as *not applicable*: its own status and summary count, never a pass.
-With ``--adapter-cmd`` the adapter is a child process (``harness.bridge``); a
-contract it could not run (crash, hang, malformed reply) gets the status
-*error*, and the adapter's stderr goes into the failing contract's report.
+Registered through the ``pytest11`` entry point, and polite about it: a pytest
+session that collects no contract is unchanged by it (no Hypothesis profile
+loaded, no adapter imported). For the contracts it
+
+- imports each contract module under the harness's Hypothesis profile
+  (``--harness-profile``), so other tests keep their own settings;
+- checks that every contract has exactly one rule level (:mod:`harness.levels`)
+  and records its level and capability as JUnit properties;
+- loads the adapter once, when the first contract is collected, and prints
+  what is under test (adapter, levels, policies, profile, seed);
+- serves one fixture per capability (``stream``, ``messages``, ...): when the
+  adapter lacks it, or its method raises ``NotImplementedError``, the contract
+  is *not applicable*, its own status, never a pass;
+- with ``--adapter-cmd`` the adapter is a child process (``harness.bridge``);
+  a contract it could not run (crash, hang, malformed reply) gets the status
+  *error*, and the adapter's stderr goes into that contract's report.
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
-from hypothesis import settings
 
-from harness import profiles
-from harness.adapter import CAPABILITIES, AdapterError, LoadedAdapter, load_adapter, resolve_spec
+from harness import failures, levels, profiles
+from harness.adapter import CAPABILITIES, FIXTURE_NAMES, AdapterError, LoadedAdapter, load_adapter, resolve_spec
 from harness.bridge import DEFAULT_TIMEOUT, BridgeAdapter, BridgeError, load_bridge
+from harness.guard import NOT_APPLICABLE, GuardedAdapter, NotApplicable
+from harness.policy import Policies, PolicyError, load_policies
 from harness.reasoning_rules import DEFAULT_ERA, ERAS
 
-profiles.register()
-settings.load_profile(profiles.DEFAULT_PROFILE)
-
-NOT_APPLICABLE = "not applicable"
 BRIDGE_ERROR = "error"  # the contract could not run: the adapter process crashed, hung or broke the protocol
+CONTRACTS_DIR = Path(__file__).resolve().parent / "contracts"
+SEED_OPTION = "--hypothesis-seed"  # Hypothesis's own pytest option
+
 _adapter_key = pytest.StashKey[LoadedAdapter]()
+_policies_key = pytest.StashKey[Policies]()
 _seed_key = pytest.StashKey[int]()
+_header_key = pytest.StashKey[list[str]]()
+level_key = pytest.StashKey[str]()
+capability_key = pytest.StashKey[str]()
 
-
-class NotApplicable(pytest.skip.Exception):
-    """Raised by a capability fixture when the adapter lacks that capability."""
+profiles.register()  # registering changes nothing; a profile is loaded only around contract modules
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -66,17 +78,138 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="which DeepSeek reasoning_content rule the round-trip contracts hold the adapter to "
         f"(default: {DEFAULT_ERA})",
     )
+    group.addoption(
+        "--policy",
+        dest="harness_policy",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="set a policy the policy-level contracts hold the adapter to (repeatable; see harness/policy.py); "
+        "also read from [tool.harness.policy] in ./pyproject.toml",
+    )
+    group.addoption(
+        "--harness-profile",
+        dest="harness_profile",
+        default=profiles.DEFAULT_PROFILE,
+        choices=sorted(profiles.PROFILES),
+        help=f"Hypothesis profile of the contracts (default: {profiles.DEFAULT_PROFILE})",
+    )
+    group.addoption(
+        "--require-capability",
+        dest="harness_require",
+        action="append",
+        default=[],
+        metavar="CAP[,CAP]",
+        help="a usage error unless the adapter offers these capabilities",
+    )
 
 
-@pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
-    # Runs after Hypothesis's own configure has loaded --hypothesis-profile.
-    from hypothesis import core
+    for level, meaning in levels.LEVELS.items():
+        config.addinivalue_line("markers", f"{level}: harness rule level: {meaning}")
 
-    if settings.get_current_profile_name() == "nightly" and core.global_force_seed is None:
-        core.global_force_seed = random.SystemRandom().getrandbits(32)
-    if core.global_force_seed is not None:
-        config.stash[_seed_key] = core.global_force_seed
+
+def is_contract(node: pytest.Item | pytest.Collector) -> bool:
+    path = getattr(node, "path", None)
+    return path is not None and CONTRACTS_DIR in Path(path).resolve().parents
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):
+    """Import a contract module under the harness profile: ``@given`` takes its settings at import."""
+    if not (isinstance(collector, pytest.Module) and is_contract(collector)):
+        return (yield)
+    from hypothesis import settings
+
+    previous = settings.get_current_profile_name()
+    settings.load_profile(profiles.registered_name(collector.config.getoption("harness_profile")))
+    try:
+        return (yield)
+    finally:
+        settings.load_profile(previous)
+
+
+def _level(item: pytest.Item) -> str:
+    found = [level for level in levels.LEVELS if item.get_closest_marker(level) is not None]
+    if len(found) != 1:
+        raise pytest.UsageError(
+            f"contract {item.nodeid} has rule level(s) {found or 'none'}; every contract needs exactly one of "
+            f"{', '.join(levels.LEVELS)} as a pytest marker"
+        )
+    return found[0]
+
+
+def capability_of(item: pytest.Item) -> str:
+    used = [cap for cap in CAPABILITIES if FIXTURE_NAMES[cap] in getattr(item, "fixturenames", ())]
+    return "+".join(used) or "none"
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    contracts = [item for item in items if is_contract(item)]
+    if not contracts:
+        return
+    seed = _seed(config)
+    for item in contracts:
+        level, capability = _level(item), capability_of(item)
+        item.stash[level_key] = level
+        item.stash[capability_key] = capability
+        item.user_properties += [("level", level), ("capability", capability)]
+        if seed is not None and getattr(item.obj, "is_hypothesis_test", False):
+            from hypothesis import seed as seed_decorator
+
+            seed_decorator(seed)(item.obj)
+
+
+def _seed(config: pytest.Config) -> int | None:
+    """The seed to print: one given with ``--hypothesis-seed``, or a fresh one under ``nightly``.
+
+    A given seed Hypothesis applies itself; a fresh one is applied to the
+    contracts only, with Hypothesis's public ``seed`` decorator.
+    """
+    given = config.getoption(SEED_OPTION, None)
+    if given is not None:
+        config.stash[_seed_key] = int(given) if str(given).isdigit() else given
+        return None
+    if config.getoption("harness_profile") != "nightly":
+        return None
+    config.stash[_seed_key] = random.SystemRandom().getrandbits(32)
+    return config.stash[_seed_key]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Load the adapter for the contracts collected, and say what is under test before anything runs."""
+    if not any(is_contract(item) for item in session.items):
+        return
+    config = session.config
+    loaded = adapter_under_test(config)
+    required = {c.strip() for option in config.getoption("harness_require") for c in option.split(",") if c.strip()}
+    missing = sorted(required - loaded.capabilities)
+    if missing:
+        raise pytest.UsageError(
+            f"--require: adapter {loaded.name} does not offer {', '.join(missing)}; it offers "
+            f"{', '.join(sorted(loaded.capabilities)) or 'nothing'}"
+        )
+    config.stash[_header_key] = header_lines(config)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        for line in config.stash[_header_key]:
+            reporter.write_line(f"harness: {line}")
+
+
+def header_lines(config: pytest.Config) -> list[str]:
+    """What is under test: adapter, levels, policies, profile, era and seed."""
+    selected = config.getoption("markexpr", "") or "all"
+    lines = [
+        f"adapter under test: {adapter_under_test(config).describe()}",
+        f"levels: {selected}",
+        f"policies: {policies(config).describe()}",
+        f"hypothesis profile: {config.getoption('harness_profile')}",
+        f"deepseek era: {config.getoption('harness_deepseek_era')}",
+    ]
+    if _seed_key in config.stash:
+        seed = config.stash[_seed_key]
+        lines.append(f"hypothesis seed: {seed} (replay with --hypothesis-seed={seed})")
+    return lines
 
 
 def adapter_under_test(config: pytest.Config) -> LoadedAdapter:
@@ -87,6 +220,17 @@ def adapter_under_test(config: pytest.Config) -> LoadedAdapter:
         except AdapterError as exc:
             raise pytest.UsageError(str(exc)) from exc
     return config.stash[_adapter_key]
+
+
+def policies(config: pytest.Config) -> Policies:
+    """The policy values in force; a bad key or value is a usage error."""
+    if _policies_key not in config.stash:
+        pyproject = config.invocation_params.dir / "pyproject.toml"
+        try:
+            config.stash[_policies_key] = load_policies(config.getoption("harness_policy"), pyproject)
+        except PolicyError as exc:
+            raise pytest.UsageError(str(exc)) from exc
+    return config.stash[_policies_key]
 
 
 def _load(config: pytest.Config) -> LoadedAdapter:
@@ -109,28 +253,18 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         bridge.close()
 
 
-def pytest_report_header(config: pytest.Config) -> list[str]:
-    lines = [f"harness: adapter under test: {adapter_under_test(config).describe()}"]
-    lines.append(f"harness: hypothesis profile: {settings.get_current_profile_name()}")
-    lines.append(f"harness: deepseek era: {config.getoption('harness_deepseek_era')}")
-    if _seed_key in config.stash:
-        seed = config.stash[_seed_key]
-        lines.append(f"harness: hypothesis seed: {seed} (replay with --hypothesis-seed={seed})")
-    return lines
-
-
-def _require(request: pytest.FixtureRequest, capability: str):
+def _require(request: pytest.FixtureRequest, capability: str) -> GuardedAdapter:
     loaded = adapter_under_test(request.config)
     if capability not in loaded.capabilities:
         raise NotApplicable(
             f"{NOT_APPLICABLE}: adapter {loaded.name} does not offer the {capability!r} capability"
         )
-    return loaded.obj
+    return GuardedAdapter(loaded.obj, loaded.name)
 
 
 @pytest.fixture(scope="session")
 def adapter(request: pytest.FixtureRequest) -> LoadedAdapter:
-    """The adapter under test with its declared capabilities."""
+    """The adapter under test with its capabilities."""
     return adapter_under_test(request.config)
 
 
@@ -140,16 +274,22 @@ def deepseek_era(request: pytest.FixtureRequest) -> str:
     return request.config.getoption("harness_deepseek_era")
 
 
+@pytest.fixture(scope="session")
+def policy(request: pytest.FixtureRequest) -> Policies:
+    """The policy values the policy-level contracts hold the adapter to (:mod:`harness.policy`)."""
+    return policies(request.config)
+
+
 def _capability_fixture(capability: str):
     def fixture(request: pytest.FixtureRequest):
         return _require(request, capability)
 
-    fixture.__name__ = capability
+    fixture.__name__ = FIXTURE_NAMES[capability]
     fixture.__doc__ = f"The adapter under test, if it offers the {capability!r} capability."
-    return pytest.fixture(scope="session", name=capability)(fixture)
+    return pytest.fixture(scope="session", name=FIXTURE_NAMES[capability])(fixture)
 
 
-# One fixture per capability (codec, kernel, ...), named after it.
+# One fixture per capability (stream, messages, transform, kernel, ...).
 for _capability in CAPABILITIES:
     globals()[f"_{_capability}_fixture"] = _capability_fixture(_capability)
 
@@ -157,10 +297,16 @@ for _capability in CAPABILITIES:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
-    if call.excinfo is not None and call.excinfo.errisinstance(NotApplicable):
+    excinfo = call.excinfo
+    if excinfo is not None and excinfo.errisinstance(NotApplicable):
         report.harness_not_applicable = True
-    if call.excinfo is not None and call.excinfo.errisinstance(BridgeError):
+    if excinfo is not None and excinfo.errisinstance(BridgeError):
         report.harness_bridge_error = True
+    if is_contract(item):
+        report.harness_level = item.stash.get(level_key, "")
+        report.harness_capability = item.stash.get(capability_key, "")
+        if report.failed and excinfo is not None:
+            report.harness_details = failures.describe(excinfo.value)
     bridge = _bridge(item.config)
     # Taken in every phase, so what is attached was written during this one.
     stderr = bridge.take_stderr() if bridge is not None else ""

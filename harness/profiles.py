@@ -1,10 +1,12 @@
-"""Hypothesis profiles the harness registers.
+"""Hypothesis profiles the harness registers, under harness-specific names.
 
-``ci`` is what the gate and mutant runs use: derandomized, so the same
-examples run every time, and no example database, so a run writes nothing
-into the tree it runs in. ``nightly`` explores with ten times the examples
-and a fresh seed that the plugin prints, so any failure can be replayed.
-``dev`` is the everyday default.
+They apply to the contracts only (``--harness-profile``, ``harness check
+--hypothesis-profile``); a pytest session's other tests keep their own
+settings. ``ci`` is what the gate and mutant runs use: derandomized, so the
+same examples run every time. ``nightly`` explores with twenty times the
+examples and a fresh seed that the plugin prints, so any failure can be
+replayed with ``--hypothesis-seed``. ``dev`` is the everyday default. None
+keeps an example database: a run writes nothing into the folder it runs in.
 """
 
 from __future__ import annotations
@@ -32,12 +34,17 @@ PROFILES: dict[str, dict] = {
         "print_blob": True,
         "suppress_health_check": [HealthCheck.too_slow],
     },
-    "dev": {"max_examples": 100, "deadline": None},
+    "dev": {"max_examples": 100, "deadline": None, "database": None},
 }
 
 DEFAULT_PROFILE = "dev"
 
 
+def registered_name(profile: str) -> str:
+    """The name ``profile`` is registered under in Hypothesis."""
+    return f"harness-{profile}"
+
+
 def register() -> None:
     for name, values in PROFILES.items():
-        settings.register_profile(name, **values)
+        settings.register_profile(registered_name(name), **values)

@@ -40,7 +40,7 @@ def _check(*args: str) -> subprocess.CompletedProcess:
 
 def _pytest_contract(module: str, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [PYTHON, "-m", "pytest", str(CONTRACTS / module), "-p", "no:cacheprovider", "--hypothesis-profile", "ci",
+        [PYTHON, "-m", "pytest", str(CONTRACTS / module), "-p", "no:cacheprovider", "--harness-profile", "ci",
          "-rA", *args],
         capture_output=True, text=True, cwd=REPO, timeout=600,
     )

@@ -14,7 +14,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness.mutation.catalogue import load_catalogue
-from harness.mutation.command import BUNDLED_CATALOGUE, EXIT_INTERRUPTED, EXIT_SURVIVED, exit_code
+from harness.exit_codes import INTERRUPTED as EXIT_INTERRUPTED
+from harness.exit_codes import SURVIVED as EXIT_SURVIVED
+from harness.mutation.command import BUNDLED_CATALOGUE, exit_code
 from harness.mutation.executor import Children, ContractsExecutor
 from harness.mutation.outcome import Verdict
 from harness.mutation.runner import KnownBugRun

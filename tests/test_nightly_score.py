@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 from mutmut.stats import status_by_exit_code
 
-from harness.nightly.command import EXIT_BELOW_THRESHOLD, EXIT_MUTMUT, _first
+from harness import exit_codes
+from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
+from harness.exit_codes import MUTMUT as EXIT_MUTMUT
+from harness.exit_codes import first as _first
 from harness.nightly.score import (
     MUTMUT_STATUS,
     Thresholds,
@@ -130,7 +133,7 @@ def test_an_interrupt_pytest_swallowed_still_stops_the_run(monkeypatch: pytest.M
     monkeypatch.setattr(command, "_known_bugs", must_not_run)
     handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        assert command.run_nightly(None, None, 1, 1) == command.EXIT_INTERRUPTED
+        assert command.run_nightly(None, None, 1, 1) == exit_codes.INTERRUPTED
     finally:
         for number, handler in handlers.items():
             signal.signal(number, handler)

@@ -23,8 +23,12 @@ events with ``calls=18 results=20``.
 
 import json
 
+import pytest
+
 from harness.scripted import OverlapProbe, ScriptedModel, ScriptedTool
 from harness.wire_rules import pairing_violations
+
+pytestmark = pytest.mark.wire
 
 CALLS = [
     {"id": "call_read_a", "name": "read_file", "arguments": '{"path":"a.txt"}'},

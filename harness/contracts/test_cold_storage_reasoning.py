@@ -21,10 +21,13 @@ HTTP 400 "The reasoning_content in the thinking mode must be passed back to the
 API."; or assistant replies that open with the model's own inner monologue.
 """
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.contracts.persisted_events import differences, events, shown
+
+pytestmark = pytest.mark.provider
 
 LONG = "step " * 20_000
 SPECIAL = 'He said "no", then \'maybe\'\n\tline two \\n 思考 🧠 \u200b end'

@@ -17,6 +17,8 @@ did what it did, or that present its reasoning as a reaction to its own answer.
 
 import pytest
 
+pytestmark = pytest.mark.wire
+
 INPUT = "INPUT-7f3: which invoice was refunded?"
 REASONING = "REASONING-a91: they mean the refund, not the order, so look up invoices first"
 RESPONSE = "RESPONSE-c42: checking the invoices"

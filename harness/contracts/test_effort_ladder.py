@@ -37,9 +37,10 @@ def _settings(body: dict) -> str:
     return json.dumps({k: body.get(k, "<absent>") for k in ("thinking", "reasoning_effort")})
 
 
+@pytest.mark.policy
 @pytest.mark.parametrize("effort, expected", DEEPSEEK_LADDER, ids=[e for e, _ in DEEPSEEK_LADDER])
-def test_deepseek_effort_ladder(codec, effort, expected):
-    body = codec.transform_request(BODY, {"base_url": DEEPSEEK_URL, "effort": effort})
+def test_deepseek_effort_ladder(transform, effort, expected):
+    body = transform.transform_request(BODY, {"base_url": DEEPSEEK_URL, "effort": effort})
     got = body.get("reasoning_effort")
     assert got == expected, (
         f"reasoning_effort={got!r}, but should be {expected!r} for effort={effort!r} on DeepSeek "
@@ -52,39 +53,43 @@ def test_deepseek_effort_ladder(codec, effort, expected):
     )
 
 
-def test_executor_rounds_default_to_thinking_disabled(codec):
+@pytest.mark.policy
+def test_executor_rounds_default_to_thinking_disabled(transform):
     options = {"base_url": DEEPSEEK_URL, "effort": None, "role": "executor"}
-    body = codec.transform_request(BODY, options)
+    body = transform.transform_request(BODY, options)
     assert body.get("thinking") == {"type": "disabled"}, (
         f"thinking={body.get('thinking', '<absent>')!r}, but a sub-agent round with no effort of its own should "
         f"send {{'type': 'disabled'}} instead of inheriting the default high-effort thinking (options {options!r})"
     )
 
 
+@pytest.mark.provider
 @pytest.mark.parametrize("effort", ["low", "high"])
-def test_executor_rounds_follow_an_explicit_effort(codec, effort):
+def test_executor_rounds_follow_an_explicit_effort(transform, effort):
     options = {"base_url": DEEPSEEK_URL, "effort": effort, "role": "executor"}
-    body = codec.transform_request(BODY, options)
+    body = transform.transform_request(BODY, options)
     assert body.get("thinking") != {"type": "disabled"} and body.get("reasoning_effort") == effort, (
         f"sent {_settings(body)}, but a sub-agent given effort={effort!r} should think at reasoning_effort "
         f"{effort!r} (options {options!r})"
     )
 
 
+@pytest.mark.wire
 @pytest.mark.parametrize("base_url", GENERIC_URLS)
 @pytest.mark.parametrize("effort", ["low", "medium", "high", "max"])
-def test_other_providers_get_the_effort_passed_through(codec, base_url, effort):
-    body = codec.transform_request(BODY, {"base_url": base_url, "effort": effort})
+def test_other_providers_get_the_effort_passed_through(transform, base_url, effort):
+    body = transform.transform_request(BODY, {"base_url": base_url, "effort": effort})
     assert body.get("reasoning_effort") == effort and "thinking" not in body, (
         f"sent {_settings(body)}, but base_url={base_url!r} should get reasoning_effort={effort!r} as given and no "
         "thinking key (that switch is DeepSeek's)"
     )
 
 
+@pytest.mark.wire
 @pytest.mark.parametrize("base_url", GENERIC_URLS)
 @pytest.mark.parametrize("options", [{"effort": "off"}, {"effort": None, "role": "executor"}], ids=["off", "executor"])
-def test_other_providers_never_get_a_thinking_key(codec, base_url, options):
-    body = codec.transform_request(BODY, {"base_url": base_url, **options})
+def test_other_providers_never_get_a_thinking_key(transform, base_url, options):
+    body = transform.transform_request(BODY, {"base_url": base_url, **options})
     assert "thinking" not in body, (
         f"thinking={body['thinking']!r}, but base_url={base_url!r} should never get a thinking key "
         f"(options {options!r})"

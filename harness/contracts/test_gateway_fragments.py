@@ -20,6 +20,10 @@ the text ``[object Object]``) instead of the arguments the model chose.
 
 import json
 
+import pytest
+
+pytestmark = pytest.mark.robust
+
 
 def _sse(fragments: list[dict]) -> bytes:
     chunks = [{"choices": [{"index": 0, "delta": {"tool_calls": [f]}, "finish_reason": None}]} for f in fragments]
@@ -27,12 +31,12 @@ def _sse(fragments: list[dict]) -> bytes:
     return "".join(f"data: {json.dumps(c)}\n\n" for c in chunks).encode() + b"data: [DONE]\n\n"
 
 
-def _calls(codec, fragments: list[dict]) -> list[tuple]:
-    calls = codec.parse_stream(_sse(fragments))["tool_calls"]
+def _calls(stream, fragments: list[dict]) -> list[tuple]:
+    calls = stream.parse_stream(_sse(fragments))["tool_calls"]
     return [(c.get("id"), c.get("name"), c.get("arguments")) for c in calls]
 
 
-def test_fragments_without_index_follow_the_latest_call(codec):
+def test_fragments_without_index_follow_the_latest_call(stream):
     fragments = [
         {"id": "call_a", "type": "function", "function": {"name": "read", "arguments": '{"path":'}},
         {"function": {"arguments": '"a.txt"}'}},
@@ -40,34 +44,34 @@ def test_fragments_without_index_follow_the_latest_call(codec):
         {"function": {"arguments": '"b.txt"}'}},
     ]
     expected = [("call_a", "read", '{"path":"a.txt"}'), ("call_b", "read", '{"path":"b.txt"}')]
-    got = _calls(codec, fragments)
+    got = _calls(stream, fragments)
     assert got == expected, f"calls={got}, but index-less fragments {fragments} should give {expected}"
 
 
-def test_index_less_pieces_continue_a_call_opened_at_index_1(codec):
+def test_index_less_pieces_continue_a_call_opened_at_index_1(stream):
     fragments = [
         {"index": 1, "id": "call_s", "type": "function", "function": {"name": "search", "arguments": '{"q":'}},
         {"function": {"arguments": '"oslo"}'}},
     ]
     expected = [("call_s", "search", '{"q":"oslo"}')]
-    got = _calls(codec, fragments)
+    got = _calls(stream, fragments)
     assert got == expected, f"calls={got}, but fragments {fragments} should give {expected}"
 
 
-def test_calls_that_stream_no_arguments_have_empty_arguments(codec):
+def test_calls_that_stream_no_arguments_have_empty_arguments(stream):
     fragments = [
         {"index": 0, "id": "call_p", "type": "function", "function": {"name": "ping"}},
         {"index": 0, "id": "call_q", "type": "function", "function": {"name": "ping"}},
     ]
     expected = [("call_p", "ping", ""), ("call_q", "ping", "")]
-    got = _calls(codec, fragments)
+    got = _calls(stream, fragments)
     assert got == expected, f"calls={got}, but fragments without arguments {fragments} should give {expected}"
 
 
-def test_object_arguments_become_their_json_text(codec):
+def test_object_arguments_become_their_json_text(stream):
     sent = {"city": "Zürich", "days": [1, 2], "units": None}
     fragments = [{"index": 0, "id": "call_o", "type": "function", "function": {"name": "forecast", "arguments": sent}}]
-    got = _calls(codec, fragments)
+    got = _calls(stream, fragments)
     arguments = got[0][2] if len(got) == 1 else None
     assert isinstance(arguments, str) and _parsed(arguments) == sent, (
         f"calls={got}, but arguments sent as the object {sent} should come back as JSON text of that object"

@@ -24,6 +24,7 @@ out.
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -46,6 +47,7 @@ def _show(events: list[dict]) -> str:
     return json.dumps([{"reasoning": e["reasoning"], "calls": len(e["tool_calls"])} for e in events])
 
 
+@pytest.mark.provider
 @given(events=persisted_events)
 def test_deepseek_history_carries_each_rounds_own_reasoning(kernel, events):
     messages = kernel.render_history(events, base_url=DEEPSEEK_URL)
@@ -64,6 +66,7 @@ def test_deepseek_history_carries_each_rounds_own_reasoning(kernel, events):
         )
 
 
+@pytest.mark.policy
 @given(events=persisted_events, base_url=st.sampled_from([None, OPENAI_URL]))
 def test_generic_history_carries_no_reasoning(kernel, events, base_url):
     renders = {"render_history(events)": kernel.render_history(events)} if base_url is None else {}
@@ -76,11 +79,12 @@ def test_generic_history_carries_no_reasoning(kernel, events, base_url):
         )
 
 
+@pytest.mark.provider
 @given(events=persisted_events)
-def test_replayed_history_meets_the_era_rule(kernel, codec, deepseek_era, events):
+def test_replayed_history_meets_the_era_rule(kernel, transform, deepseek_era, events):
     messages = kernel.render_history(events, base_url=DEEPSEEK_URL)
     body = {"model": "deepseek-chat", "messages": messages, "tools": TOOLS, "stream": True}
-    sent = codec.transform_request(body, {"base_url": DEEPSEEK_URL, "era": deepseek_era})["messages"]
+    sent = transform.transform_request(body, {"base_url": DEEPSEEK_URL, "era": deepseek_era})["messages"]
     problems = reasoning_violations(sent, deepseek_era, has_tools=True)
     for n, (message, event) in enumerate(zip(_assistants(sent, events), events)):
         if "reasoning_content" in message and message["reasoning_content"] != (event["reasoning"] or ""):

@@ -71,21 +71,24 @@ def _check_generic(body: dict, what: str) -> None:
     effort=st.sampled_from((None, *EFFORTS)),
     role=st.sampled_from(ROLES),
 )
+@pytest.mark.policy
 @example(body=UNTIDY_BODY, base_url=OPENAI_URL, effort="off", role="main")
-def test_other_providers_never_get_reasoning_or_thinking(codec, body, base_url, effort, role):
+def test_other_providers_never_get_reasoning_or_thinking(transform, body, base_url, effort, role):
     options = {"base_url": base_url, "effort": effort, "role": role}
-    _check_generic(codec.transform_request(body, options), f"the generic profile (options {json.dumps(options)})")
+    _check_generic(transform.transform_request(body, options), f"the generic profile (options {json.dumps(options)})")
 
 
+@pytest.mark.policy
 @pytest.mark.parametrize("base_url", LOOKALIKE_URLS)
-def test_lookalike_hosts_get_the_generic_profile(codec, base_url):
-    body = codec.transform_request(BODY, {"base_url": base_url, "effort": "off"})
+def test_lookalike_hosts_get_the_generic_profile(transform, base_url):
+    body = transform.transform_request(BODY, {"base_url": base_url, "effort": "off"})
     _check_generic(body, f"{base_url!r}, whose host only looks like api.deepseek.com,")
 
 
+@pytest.mark.provider
 @pytest.mark.parametrize("base_url", DEEPSEEK_URLS)
-def test_the_deepseek_host_gets_the_deepseek_profile(codec, base_url):
-    body = codec.transform_request(BODY, {"base_url": base_url, "effort": "off"})
+def test_the_deepseek_host_gets_the_deepseek_profile(transform, base_url):
+    body = transform.transform_request(BODY, {"base_url": base_url, "effort": "off"})
     assert body.get("thinking") == {"type": "disabled"}, (
         f"thinking={body.get('thinking', '<absent>')!r}, but base_url={base_url!r} is DeepSeek's host and "
         "effort='off' should send {'type': 'disabled'}"

@@ -25,6 +25,8 @@ import pytest
 
 from harness.scripted import ScriptedModel, ScriptedTool
 
+pytestmark = pytest.mark.provider
+
 # A provider that wants reasoning back, so the rendered history must carry it.
 DEEPSEEK_BASE_URL = "https://api.deepseek.com"
 

@@ -4,7 +4,7 @@ Incident: fixing the kernel to store reasoning only helps rounds persisted
 after the fix (seed 000). Sessions on disk were written before the field
 existed; every request carries tools, and DeepSeek's rule then wants
 ``reasoning_content`` on every earlier assistant turn, so those sessions got
-HTTP 400 on every request, restarts included: the missing field sits in old
+HTTP 400 on every transform, restarts included: the missing field sits in old
 records on disk. The remedy lives in the request transform: with tools, an
 assistant message without the field gets ``""`` (reported to satisfy the check),
 and a real value is never overwritten, or the model's actual reasoning would
@@ -27,9 +27,18 @@ because an empty string replaced it.
 import copy
 import json
 
+import pytest
 from hypothesis import example, given
 
-from harness.request_examples import DEEPSEEK_URL, TOOLS, UNTIDY_BODY, one_call, request_bodies
+from harness.request_examples import (
+    DEEPSEEK_URL,
+    TOOLS,
+    UNTIDY_BODY,
+    one_call,
+    request_bodies,
+)
+
+pytestmark = pytest.mark.provider
 
 OPTIONS = {"base_url": DEEPSEEK_URL, "era": "current"}
 
@@ -80,9 +89,9 @@ def _message_problems(n: int, before: dict, after: dict, has_tools: bool) -> lis
     return problems
 
 
-def _check(codec, body: dict) -> None:
+def _check(transform, body: dict) -> None:
     sent = copy.deepcopy(body)
-    after = codec.transform_request(sent, OPTIONS)
+    after = transform.transform_request(sent, OPTIONS)
     problems = [] if sent == body else [f"the input body was modified in place: {sent!r}"]
     rest_before = {k: v for k, v in body.items() if k != "messages"}
     rest_after = {k: v for k, v in after.items() if k != "messages"}
@@ -101,20 +110,20 @@ def _check(codec, body: dict) -> None:
     )
 
 
-def test_backfill_covers_every_round(codec):
-    _check(codec, {"model": "deepseek-chat", "messages": _history(None, None, None), "tools": TOOLS})
+def test_backfill_covers_every_round(transform):
+    _check(transform, {"model": "deepseek-chat", "messages": _history(None, None, None), "tools": TOOLS})
 
 
-def test_backfill_never_overwrites_real_reasoning(codec):
+def test_backfill_never_overwrites_real_reasoning(transform):
     history = _history("Read a.txt first.", None, "", "Line 3 differs.")
-    _check(codec, {"model": "deepseek-chat", "messages": history, "tools": TOOLS})
+    _check(transform, {"model": "deepseek-chat", "messages": history, "tools": TOOLS})
 
 
-def test_no_backfill_without_tools(codec):
-    _check(codec, {"model": "deepseek-chat", "messages": _history(None, "Read b.txt.", None)})
+def test_no_backfill_without_tools(transform):
+    _check(transform, {"model": "deepseek-chat", "messages": _history(None, "Read b.txt.", None)})
 
 
 @given(body=request_bodies())
 @example(body=UNTIDY_BODY)
-def test_any_history_is_backfilled_by_the_rule(codec, body):
-    _check(codec, body)
+def test_any_history_is_backfilled_by_the_rule(transform, body):
+    _check(transform, body)

@@ -27,6 +27,8 @@ from hypothesis import example, given
 from harness.reasoning_rules import ERAS, reasoning_violations
 from harness.request_examples import DEEPSEEK_URL, UNTIDY_BODY, request_bodies
 
+pytestmark = pytest.mark.provider
+
 
 def _foreign_values(before: list[dict], after: list[dict]) -> list[str]:
     """Carried values that are not the message's own (real text kept, "" only where none was)."""
@@ -46,8 +48,8 @@ def _foreign_values(before: list[dict], after: list[dict]) -> list[str]:
 @pytest.mark.parametrize("era", ERAS)
 @given(body=request_bodies())
 @example(body=UNTIDY_BODY)
-def test_each_era_rule_is_kept(codec, era, body):
-    after = codec.transform_request(body, {"base_url": DEEPSEEK_URL, "era": era})
+def test_each_era_rule_is_kept(transform, era, body):
+    after = transform.transform_request(body, {"base_url": DEEPSEEK_URL, "era": era})
     messages = after.get("messages") or []
     assert len(messages) == len(body["messages"]), (
         f"{len(messages)} messages came back, but {len(body['messages'])} went in (era {era!r})"

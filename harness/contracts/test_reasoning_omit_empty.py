@@ -16,15 +16,17 @@ plain message; 400s from strict gateways on every tool round.
 
 import pytest
 
+pytestmark = pytest.mark.wire
+
 CALL = {"id": "call_weather", "name": "get_weather", "arguments": '{"city":"Paris"}'}
 
 
 @pytest.mark.parametrize("tool_calls", [[], [CALL]], ids=["text", "tool-calls"])
 @pytest.mark.parametrize("reasoning", [None, ""], ids=["none", "empty"])
-def test_no_reasoning_key_without_reasoning(codec, reasoning, tool_calls):
+def test_no_reasoning_key_without_reasoning(messages, reasoning, tool_calls):
     content = None if tool_calls else "Plain answer."
     message = {"role": "assistant", "content": content, "reasoning": reasoning, "tool_calls": tool_calls}
-    wire = codec.serialize_message(message)
+    wire = messages.serialize_message(message)
     assert "reasoning_content" not in wire, (
         f"reasoning_content={wire['reasoning_content']!r} present, but should be absent "
         f"when reasoning is {reasoning!r} (input {message!r})"
@@ -32,9 +34,9 @@ def test_no_reasoning_key_without_reasoning(codec, reasoning, tool_calls):
 
 
 @pytest.mark.parametrize("content", [None, ""], ids=["none", "empty"])
-def test_tool_calls_only_message_has_null_content(codec, content):
+def test_tool_calls_only_message_has_null_content(messages, content):
     message = {"role": "assistant", "content": content, "reasoning": None, "tool_calls": [CALL]}
-    wire = codec.serialize_message(message)
+    wire = messages.serialize_message(message)
     assert "content" in wire and wire["content"] is None, (
         f"content={wire.get('content', '<absent>')!r}, but should be null on an assistant message "
         f"with tool_calls and no text (input content {content!r})"

@@ -27,9 +27,13 @@ back to the API."
 
 import json
 
+import pytest
+
 from harness.reasoning_rules import reasoning_violations
 from harness.replay import replay
 from harness.scripted import ScriptedTool
+
+pytestmark = pytest.mark.provider
 
 CASSETTE = "deepseek_thinking_tools"
 QUESTION = "Was invoice INV-0312 paid? Check the ledger too."

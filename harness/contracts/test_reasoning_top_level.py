@@ -13,8 +13,11 @@ Production fingerprint: every request after a tool round fails with HTTP 400
 "The reasoning_content in the thinking mode must be passed back to the API."
 """
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+pytestmark = pytest.mark.provider
 
 CALL = {"id": "call_invoice", "name": "sql_query", "arguments": '{"sql":"select * from invoice"}'}
 
@@ -23,8 +26,8 @@ def _assistant(content, reasoning, tool_calls=()):
     return {"role": "assistant", "content": content, "reasoning": reasoning, "tool_calls": list(tool_calls)}
 
 
-def _check_top_level(codec, message):
-    wire = codec.serialize_message(message)
+def _check_top_level(messages, message):
+    wire = messages.serialize_message(message)
     assert "reasoning_content" in wire, (
         f"expected a top-level 'reasoning_content' key, got keys {sorted(wire)} for input {message!r}"
     )
@@ -35,18 +38,18 @@ def _check_top_level(codec, message):
     return wire
 
 
-def test_reasoning_is_top_level_beside_content(codec):
+def test_reasoning_is_top_level_beside_content(messages):
     message = _assistant("The invoice was issued on the 12th.", "They asked about billing, not orders.")
-    wire = _check_top_level(codec, message)
+    wire = _check_top_level(messages, message)
     assert wire["content"] == message["content"], (
         f"content={wire['content']!r}, but should be the untouched text {message['content']!r} "
         "(reasoning must not leak into it)"
     )
 
 
-def test_reasoning_is_top_level_with_tool_calls(codec):
+def test_reasoning_is_top_level_with_tool_calls(messages):
     message = _assistant(None, "Need the invoice table first.", [CALL])
-    wire = _check_top_level(codec, message)
+    wire = _check_top_level(messages, message)
     calls = wire.get("tool_calls") or []
     assert [c.get("id") for c in calls] == [CALL["id"]], (
         f"tool_calls ids={[c.get('id') for c in calls]}, expected {[CALL['id']]} for input {message!r}"
@@ -57,9 +60,9 @@ def test_reasoning_is_top_level_with_tool_calls(codec):
 
 
 @given(content=st.text(min_size=1), reasoning=st.text(min_size=1))
-def test_any_reasoning_round_trips_verbatim(codec, content, reasoning):
+def test_any_reasoning_round_trips_verbatim(messages, content, reasoning):
     message = _assistant(content, reasoning)
-    wire = _check_top_level(codec, message)
+    wire = _check_top_level(messages, message)
     assert wire["content"] == content, (
         f"content={wire['content']!r}, expected {content!r} unchanged for reasoning {reasoning!r}"
     )

@@ -17,6 +17,8 @@ import json
 
 import pytest
 
+pytestmark = pytest.mark.wire
+
 EVENTS = [
     {"choices": [{"index": 0, "delta": {"content": "Checking "}, "finish_reason": None}]},
     {"choices": [{"index": 0, "delta": {"content": "the weather."}, "finish_reason": None}]},
@@ -39,9 +41,9 @@ FRAMINGS = {
 
 
 @pytest.mark.parametrize("framing", FRAMINGS)
-def test_every_framing_parses_like_the_plain_one(codec, framing):
-    expected = codec.parse_stream(PLAIN.encode())
-    got = codec.parse_stream(FRAMINGS[framing].encode())
+def test_every_framing_parses_like_the_plain_one(stream, framing):
+    expected = stream.parse_stream(PLAIN.encode())
+    got = stream.parse_stream(FRAMINGS[framing].encode())
     assert got == expected, f"{framing}: parsed {got}, but the plain framing of the same events gives {expected}"
     assert expected.get("content") == "Checking the weather." and len(expected.get("tool_calls") or []) == 1, (
         f"the plain framing parsed to {expected}, expected the content 'Checking the weather.' and one call"

@@ -19,8 +19,11 @@ the logs, exactly 12 "empty arguments" warnings per response.
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+pytestmark = pytest.mark.wire
 
 
 def _sse(chunks: list[list[dict]]) -> bytes:
@@ -62,29 +65,29 @@ def _problems(calls: list[dict], expected: list[tuple[str, str, str]]) -> list[s
     return problems
 
 
-def _check(codec, chunks: list[list[dict]], expected: list[tuple[str, str, str]], what: str) -> None:
-    calls = codec.parse_stream(_sse(chunks))["tool_calls"]
+def _check(stream, chunks: list[list[dict]], expected: list[tuple[str, str, str]], what: str) -> None:
+    calls = stream.parse_stream(_sse(chunks))["tool_calls"]
     problems = _problems(calls, expected)
     assert not problems, f"{what}: {len(problems)} problem(s):\n  " + "\n  ".join(problems)
 
 
-def test_parallel_calls_keep_their_own_arguments(codec):
+def test_parallel_calls_keep_their_own_arguments(stream):
     expected = [("call_0", "a_tool", '{"days":7}'), ("call_1", "b_tool", "{}"), ("call_2", "c_tool", '{"q":"x"}')]
     chunks = [[_first(index, cid, name, args)] for index, (cid, name, args) in enumerate(expected)]
-    _check(codec, chunks, expected, "3 parallel calls, one chunk each, indices 0/1/2")
+    _check(stream, chunks, expected, "3 parallel calls, one chunk each, indices 0/1/2")
 
 
-def test_split_arguments_are_joined_by_index(codec):
+def test_split_arguments_are_joined_by_index(stream):
     chunks = [
         [_first(0, "call_a", "a_tool", '{"x":1}')],
         [_first(1, "call_b", "b_tool", '{"y":')],
         [_later(1, "2}")],
     ]
     expected = [("call_a", "a_tool", '{"x":1}'), ("call_b", "b_tool", '{"y":2}')]
-    _check(codec, chunks, expected, "call_b's arguments split over two chunks, the second carrying only index+arguments")
+    _check(stream, chunks, expected, "call_b's arguments split over two chunks, the second carrying only index+arguments")
 
 
-def test_twelve_parallel_calls_of_the_incident(codec):
+def test_twelve_parallel_calls_of_the_incident(stream):
     expected = [(f"call_{k:02d}", f"tool_{k}", json.dumps({"city": f"City {k}", "days": k})) for k in range(12)]
     chunks = []
     for index, (cid, name, args) in enumerate(expected):
@@ -93,7 +96,7 @@ def test_twelve_parallel_calls_of_the_incident(codec):
         chunks.append([_first(index, cid, name, "")])
         for piece in (args[:third], args[third : 2 * third], args[2 * third :]):
             chunks.append([_later(index, piece)])
-    _check(codec, chunks, expected, "12 parallel calls, arguments in 3 chunks each, one fragment per chunk")
+    _check(stream, chunks, expected, "12 parallel calls, arguments in 3 chunks each, one fragment per chunk")
 
 
 _json_scalar = st.one_of(
@@ -147,7 +150,7 @@ def _parallel_streams(draw):
 
 
 @given(_parallel_streams())
-def test_any_interleaving_keeps_each_calls_arguments(codec, stream):
-    expected, chunks = stream
+def test_any_interleaving_keeps_each_calls_arguments(stream, sample):
+    expected, chunks = sample
     shape = " | ".join(",".join(f"{f['index']}" for f in chunk) for chunk in chunks)
-    _check(codec, chunks, expected, f"{len(expected)} calls streamed as chunks of fragment indices [{shape}]")
+    _check(stream, chunks, expected, f"{len(expected)} calls streamed as chunks of fragment indices [{shape}]")

@@ -21,6 +21,8 @@ import json
 
 import pytest
 
+pytestmark = pytest.mark.wire
+
 FAILED = object()
 USAGE = {"prompt_tokens": 31, "completion_tokens": 7, "total_tokens": 38}
 
@@ -41,18 +43,18 @@ STREAMS = {
 }
 
 
-@pytest.mark.parametrize("stream", STREAMS)
-def test_finish_reason_is_the_last_one_sent(codec, stream):
-    body, expected = STREAMS[stream]
-    got = codec.parse_stream(body).get("finish_reason")
-    assert got == expected, f"finish_reason={got!r}, but the {stream} stream ended with {expected!r}: {body!r:.300}"
+@pytest.mark.parametrize("sample", STREAMS)
+def test_finish_reason_is_the_last_one_sent(stream, sample):
+    body, expected = STREAMS[sample]
+    got = stream.parse_stream(body).get("finish_reason")
+    assert got == expected, f"finish_reason={got!r}, but the {sample} stream ended with {expected!r}: {body!r:.300}"
 
 
 @pytest.mark.parametrize("choices", ["empty-list", "absent"])
-def test_usage_chunk_is_kept(codec, choices):
+def test_usage_chunk_is_kept(stream, choices):
     last = {"choices": [], "usage": USAGE} if choices == "empty-list" else {"usage": USAGE}
     body = _sse(_delta({"content": "It is noon."}), _delta({}, "stop"), last)
-    got = codec.parse_stream(body)
+    got = stream.parse_stream(body)
     assert got.get("usage") == USAGE, f"usage={got.get('usage')!r}, but the last chunk {last} sent {USAGE}"
     assert got.get("content") == "It is noon." and got.get("finish_reason") == "stop", (
         f"content={got.get('content')!r}, finish_reason={got.get('finish_reason')!r} after a usage chunk "
@@ -60,11 +62,11 @@ def test_usage_chunk_is_kept(codec, choices):
     )
 
 
-def test_an_error_inside_the_stream_fails_the_parse(codec):
+def test_an_error_inside_the_stream_fails_the_parse(stream):
     error = {"error": {"message": "The server is overloaded, retry later", "type": "server_error"}}
     body = _sse(_delta({"content": "It is"}), error)
     try:
-        got = codec.parse_stream(body)
+        got = stream.parse_stream(body)
     except Exception:
         got = FAILED
     assert got is FAILED, f"parse_stream returned {got!r}, but a stream with an error chunk {error} should fail"

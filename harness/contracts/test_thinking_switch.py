@@ -25,6 +25,8 @@ import pytest
 
 from harness.request_examples import DEEPSEEK_URL, TOOLS
 
+pytestmark = pytest.mark.provider
+
 BODY = {
     "model": "deepseek-chat",
     "messages": [
@@ -44,8 +46,8 @@ BODY = {
 }
 
 
-def _transform(codec, **options):
-    return codec.transform_request(BODY, {"base_url": DEEPSEEK_URL, **options})
+def _transform(transform, **options):
+    return transform.transform_request(BODY, {"base_url": DEEPSEEK_URL, **options})
 
 
 def _misplaced(value, path="") -> list[str]:
@@ -68,8 +70,8 @@ def _show(body: dict) -> str:
 
 
 @pytest.mark.parametrize("effort", ["off", "low", "medium", "high", "max"])
-def test_thinking_switch_is_top_level(codec, effort):
-    body = _transform(codec, effort=effort)
+def test_thinking_switch_is_top_level(transform, effort):
+    body = _transform(transform, effort=effort)
     misplaced = _misplaced(body)
     assert not misplaced, (
         f"the body holds {misplaced}, but the thinking switch belongs at the top level of the raw JSON "
@@ -84,8 +86,8 @@ def test_thinking_switch_is_top_level(codec, effort):
     )
 
 
-def test_off_sends_thinking_disabled(codec):
-    body = _transform(codec, effort="off")
+def test_off_sends_thinking_disabled(transform):
+    body = _transform(transform, effort="off")
     assert body.get("thinking") == {"type": "disabled"}, (
         f"thinking={body.get('thinking', '<absent>')!r}, but should be {{'type': 'disabled'}} at the top level "
         f"for effort='off' (thinking is on by default); body without messages: {_show(body)}"
@@ -93,8 +95,8 @@ def test_off_sends_thinking_disabled(codec):
 
 
 @pytest.mark.parametrize("options", [{}, {"effort": None, "role": "main"}], ids=["no-options", "effort-none"])
-def test_no_thinking_key_when_not_asked(codec, options):
-    body = _transform(codec, **options)
+def test_no_thinking_key_when_not_asked(transform, options):
+    body = _transform(transform, **options)
     assert "thinking" not in body and not _misplaced(body), (
         f"thinking={body.get('thinking')!r} (misplaced: {_misplaced(body)}), but no thinking key should be sent "
         f"when the caller did not ask (options {options!r}); body without messages: {_show(body)}"

@@ -21,10 +21,13 @@ without tools, ends the agent's tool use after one round.
 import tempfile
 from pathlib import Path
 
+import pytest
 import vcr
 
 from harness.replay import replay
 from harness.scripted import ScriptedTool
+
+pytestmark = pytest.mark.wire
 
 CASSETTE = "openai_parallel_tool_calls"
 QUESTION = "Weather in Paris and Tokyo, and the time in Tokyo?"

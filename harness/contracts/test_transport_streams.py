@@ -30,6 +30,8 @@ from harness.replay import replay
 from harness.scripted import ScriptedTool
 from harness.wire_rules import pairing_violations
 
+pytestmark = pytest.mark.wire
+
 # cassette -> (question, options, the calls it streams: id -> (tool, arguments))
 CASES = {
     "openai_parallel_tool_calls": (

@@ -19,10 +19,13 @@ with role 'tool' must be a response to a preceding message with 'tool_calls'"
 right after a long conversation overflowed.
 """
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.wire_rules import pairing_violations
+
+pytestmark = pytest.mark.wire
 
 _words = st.text(alphabet="abcdefghij klmnop", max_size=30)
 _stem = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=6)

@@ -14,6 +14,8 @@ instructions: persona, tool-use policy and output format change mid-session.
 
 import pytest
 
+pytestmark = pytest.mark.wire
+
 SYSTEM = [{"role": "system", "content": "You are a careful assistant."},
           {"role": "system", "content": "Answer in English."}]
 TURNS = [

@@ -21,6 +21,8 @@ import pytest
 
 from harness.scripted import ScriptedModel, ScriptedTool
 
+pytestmark = pytest.mark.wire
+
 QUESTION = "Compare a.txt and b.txt"
 ANSWER = "Both files hold the same list."
 CALLS = [

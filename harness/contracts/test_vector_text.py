@@ -13,10 +13,13 @@ Production fingerprint: memory recall that never finds a round by the intent
 the model worked out, only by the words of its final answer.
 """
 
+import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from harness.contracts.persisted_events import events, shown
+
+pytestmark = pytest.mark.policy
 
 INCIDENT_EVENT = {
     "input": "Can you check my bill?",

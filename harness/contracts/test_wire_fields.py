@@ -25,6 +25,8 @@ import pytest
 
 from harness.request_examples import DEEPSEEK_URL, GENERIC_URLS
 
+pytestmark = pytest.mark.wire
+
 CALL = {"id": "call_7", "name": "lookup", "arguments": '{"q":"x"}'}
 HISTORY = [
     {"role": "user", "content": "Look x up."},
@@ -32,33 +34,39 @@ HISTORY = [
     {"role": "tool", "content": "x is 42", "tool_call_id": "call_7"},
     {"role": "assistant", "content": "x is 42.", "reasoning": None},
 ]
+WIRE_HISTORY = [
+    HISTORY[0],
+    {"role": "assistant", "content": None, "reasoning_content": "Need the lookup tool.",
+     "tool_calls": [{"id": "call_7", "type": "function", "function": {"name": "lookup", "arguments": '{"q":"x"}'}}]},
+    HISTORY[2],
+    {"role": "assistant", "content": "x is 42."},
+]
 
 
-def test_tool_message_keeps_its_call_id(codec):
+def test_tool_message_keeps_its_call_id(messages):
     message = HISTORY[2]
-    wire = codec.serialize_message(message)
+    wire = messages.serialize_message(message)
     assert wire.get("tool_call_id") == "call_7", f"serialized {message} as {wire}, which lost tool_call_id 'call_7'"
 
 
-def test_tool_calls_are_typed_functions(codec):
-    wire = codec.serialize_message(HISTORY[1])
+def test_tool_calls_are_typed_functions(messages):
+    wire = messages.serialize_message(HISTORY[1])
     expected = [{"id": "call_7", "type": "function", "function": {"name": "lookup", "arguments": '{"q":"x"}'}}]
     assert wire.get("tool_calls") == expected, f"serialized tool_calls={wire.get('tool_calls')}, expected {expected}"
 
 
 @pytest.mark.parametrize("base_url", [DEEPSEEK_URL, *GENERIC_URLS])
-def test_transform_leaves_the_callers_body_as_it_was(codec, base_url):
-    messages = [codec.serialize_message(m) for m in HISTORY]
+def test_transform_leaves_the_callers_body_as_it_was(transform, base_url):
     body = {"model": "m", "stream": True, "tools": [{"type": "function", "function": {"name": "lookup"}}],
-            "messages": messages}
+            "messages": WIRE_HISTORY}
     before = copy.deepcopy(body)
-    codec.transform_request(body, {"base_url": base_url, "effort": "high"})
+    transform.transform_request(body, {"base_url": base_url, "effort": "high"})
     assert body == before, f"transform_request for {base_url} changed the caller's body from {before} to {body}"
 
 
 @pytest.mark.parametrize("base_url", GENERIC_URLS)
-def test_generic_provider_gets_no_effort_when_off(codec, base_url):
-    sent = codec.transform_request({"model": "m", "messages": HISTORY[:1]}, {"base_url": base_url, "effort": "off"})
+def test_generic_provider_gets_no_effort_when_off(transform, base_url):
+    sent = transform.transform_request({"model": "m", "messages": HISTORY[:1]}, {"base_url": base_url, "effort": "off"})
     assert "reasoning_effort" not in sent, (
         f"effort 'off' for {base_url} sent reasoning_effort={sent.get('reasoning_effort')!r}, which should be absent"
     )

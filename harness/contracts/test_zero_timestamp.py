@@ -16,10 +16,13 @@ Production fingerprint: events recalled from cold storage with empty input,
 response and reasoning although their blocks exist; no error, no log line.
 """
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.contracts.persisted_events import FIELDS, differences, events
+
+pytestmark = pytest.mark.wire
 
 TEXT_AND_TOOL_FIELDS = tuple(field for field in FIELDS if field != "timestamp")
 ZERO = st.sampled_from([0, 0.0])

@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import harness
+from harness import exit_codes
 from harness.mutation.catalogue import CatalogueError, load_catalogue
 from harness.mutation.executor import Children, CommandExecutor, ContractsExecutor
 from harness.mutation.outcome import MutantResult, Verdict
@@ -20,14 +21,6 @@ from harness.mutation.workspace import Project
 
 BUNDLED_CATALOGUE = Path(harness.__file__).resolve().parent / "mutants.toml"
 
-# One exit code per outcome; when several apply, the first listed here wins.
-EXIT_OK = 0
-EXIT_USAGE = 2  # bad arguments, or a catalogue error
-EXIT_BASELINE = 6  # the unpatched code fails its contracts
-EXIT_STALE_INVALID = 5  # a patch no longer applies, or a mutant went red for the wrong reason
-EXIT_SURVIVED = 3  # a known bug survived or was never reached
-EXIT_TIMEOUT = 4  # a mutant ran past its budget
-EXIT_INTERRUPTED = 130
 INTERRUPTED = "interrupted: every mutant copy was removed; the working tree was never touched"
 
 
@@ -38,12 +31,12 @@ def _interrupt(signum, frame) -> None:
 def exit_code(results: list[MutantResult]) -> int:
     verdicts = {r.verdict for r in results}
     if verdicts & {Verdict.STALE, Verdict.INVALID}:
-        return EXIT_STALE_INVALID
+        return exit_codes.STALE_INVALID
     if verdicts & {Verdict.SURVIVED, Verdict.UNREACHED}:
-        return EXIT_SURVIVED
+        return exit_codes.SURVIVED
     if Verdict.TIMEOUT in verdicts:
-        return EXIT_TIMEOUT
-    return EXIT_OK
+        return exit_codes.TIMEOUT
+    return exit_codes.OK
 
 
 def run_known_bugs(
@@ -60,7 +53,7 @@ def run_known_bugs(
         mutants = shard(catalogue.select(only), shard_spec)
     except CatalogueError as exc:
         print(f"catalogue error: {exc}")
-        return EXIT_USAGE
+        return exit_codes.USAGE
     jobs = jobs or os.cpu_count() or 1
     children = Children()
     if catalogue.runner is None:
@@ -70,7 +63,7 @@ def run_known_bugs(
             project = Project.git_tracked(catalogue.runner.root)
         except (OSError, subprocess.CalledProcessError) as exc:
             print(f"catalogue error: {path}: [runner] root {catalogue.runner.root} must be inside a git work tree: {exc}")
-            return EXIT_USAGE
+            return exit_codes.USAGE
         executor = CommandExecutor(children, catalogue.runner)
     with KnownBugRun(project, executor, jobs=jobs, timeout=timeout) as run:
         started = time.perf_counter()
@@ -79,10 +72,10 @@ def run_known_bugs(
             baseline = run.baseline()
         except BaselineRed as exc:
             print(str(exc))
-            return EXIT_BASELINE
+            return exit_codes.BASELINE
         except KeyboardInterrupt:
             print(INTERRUPTED)
-            return EXIT_INTERRUPTED
+            return exit_codes.INTERRUPTED
         print(
             f"baseline: {len(baseline.outcome.tests)} contracts green in {baseline.outcome.wall:.1f}s; "
             f"{len(mutants)} known bugs from {path.name}, {jobs} jobs" + (f", shard {shard_spec}" if shard_spec else "")
@@ -92,10 +85,10 @@ def run_known_bugs(
                 results = run.run(mutants, baseline, progress.advance)
         except CatalogueError as exc:
             print(f"catalogue error: {exc}")
-            return EXIT_USAGE
+            return exit_codes.USAGE
         except KeyboardInterrupt:
             print(INTERRUPTED)
-            return EXIT_INTERRUPTED
+            return exit_codes.INTERRUPTED
     elapsed = time.perf_counter() - started
     _print_summary(results, elapsed)
     if report_dir is not None:

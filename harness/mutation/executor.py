@@ -90,7 +90,7 @@ class ContractsExecutor:
                 str(contracts_dir),
                 "-p",
                 "no:cacheprovider",
-                "--hypothesis-profile",
+                "--harness-profile",
                 self.profile,
                 "-q",
                 "--no-header",

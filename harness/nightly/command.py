@@ -21,18 +21,10 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from hypothesis import core
-
+from harness import exit_codes
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.mutation.command import (
     BUNDLED_CATALOGUE,
-    EXIT_BASELINE,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    EXIT_STALE_INVALID,
-    EXIT_SURVIVED,
-    EXIT_TIMEOUT,
-    EXIT_USAGE,
     INTERRUPTED,
     exit_code,
 )
@@ -50,8 +42,6 @@ from harness.nightly.report import ReportError, build_nightly_report, load_repor
 from harness.nightly.score import ThresholdError, Thresholds, load_thresholds
 from harness.nightly.shadow_guard import ShadowedRun
 
-EXIT_MUTMUT = 7
-EXIT_BELOW_THRESHOLD = 8
 PYPROJECT = Path("pyproject.toml")  # thresholds come from the directory the command runs in
 
 
@@ -78,16 +68,11 @@ class _Interrupts:
 
 def _contracts(seed: int) -> tuple[bool, str]:
     """The contracts under the ``nightly`` profile with ``seed``: (green, one-line tally)."""
-    from harness.check import run_check
+    from harness.check import CheckOptions, run_check
 
-    # The plugin keeps a seed that is already forced; this is how the run is replayable.
-    core.global_force_seed = seed
     with tempfile.TemporaryDirectory(prefix="harness-nightly-") as tmp:
         junit = Path(tmp) / "contracts.xml"
-        try:
-            code = run_check(None, "nightly", str(junit))
-        finally:
-            core.global_force_seed = None
+        code = run_check(CheckOptions(profile="nightly", junitxml=str(junit), seed=seed))
         if not junit.exists():
             return False, f"the contracts did not run (exit {code})"
         suite = ET.parse(junit).getroot().find("testsuite")
@@ -135,7 +120,7 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
         catalogue = load_catalogue(BUNDLED_CATALOGUE)
     except (ThresholdError, EquivalentsError, CatalogueError) as exc:
         print(f"configuration error: {exc}")
-        return EXIT_USAGE
+        return exit_codes.USAGE
     jobs = jobs or os.cpu_count() or 1
     seed = random.SystemRandom().getrandbits(32) if seed is None else seed
     started = time.perf_counter()
@@ -151,20 +136,20 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
         interrupts.check()
         print(f"contracts (nightly profile, seed {seed}): {tally}")
         if not green:
-            codes.append(EXIT_BASELINE)
+            codes.append(exit_codes.BASELINE)
         known = _known_bugs(catalogue, children, jobs, shard_spec)
         codes.append(exit_code(known))
         mutmut = run_mutmut(Project.bundled(), children, jobs, shard_spec)
     except BaselineRed as exc:
         print(str(exc))
-        codes.append(EXIT_BASELINE)
+        codes.append(exit_codes.BASELINE)
     except (ShadowedRun, MutmutFailed) as exc:
         print(f"mutmut: {exc}")
-        codes.append(EXIT_MUTMUT)
+        codes.append(exit_codes.MUTMUT)
     except KeyboardInterrupt:
         children.stop_all()
         print(INTERRUPTED)
-        return EXIT_INTERRUPTED
+        return exit_codes.INTERRUPTED
     if mutmut is not None and not shard_spec:
         for key in _stale_equivalents(equivalents, mutmut):
             print(f"equivalent.toml: no survivor matches the entry for {key.file} {key.function}: {key.original!r}")
@@ -183,16 +168,10 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
         summary = digest(report, thresholds)
     _print_digest(summary, paths)
     if summary.below_break and mutmut is not None:
-        codes.append(EXIT_BELOW_THRESHOLD)
-    return _first(codes)
+        codes.append(exit_codes.BELOW_THRESHOLD)
+    return exit_codes.first(codes)
 
 
-# The precedence of the module docstring.
-_PRECEDENCE = (EXIT_BASELINE, EXIT_MUTMUT, EXIT_STALE_INVALID, EXIT_SURVIVED, EXIT_TIMEOUT, EXIT_BELOW_THRESHOLD)
-
-
-def _first(codes: list[int]) -> int:
-    return next((c for c in _PRECEDENCE if c in codes), EXIT_OK)
 
 
 def run_merge(inputs: list[Path], output: Path) -> int:
@@ -202,7 +181,7 @@ def run_merge(inputs: list[Path], output: Path) -> int:
         report = merge_reports([load_report(path) for path in inputs])
     except (ThresholdError, ReportError) as exc:
         print(f"error: {exc}")
-        return EXIT_USAGE
+        return exit_codes.USAGE
     paths, summary = write_outputs(report, thresholds, output)
     _print_digest(summary, paths)
-    return EXIT_BELOW_THRESHOLD if summary.below_break else EXIT_OK
+    return exit_codes.BELOW_THRESHOLD if summary.below_break else exit_codes.OK

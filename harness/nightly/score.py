@@ -10,7 +10,7 @@ directory the command runs from::
     [tool.harness.nightly]
     high = 95    # at or above: the report shows the score green
     low = 90     # below: red; in between: amber
-    break = 90   # below: the run exits with EXIT_BELOW_THRESHOLD (omit: never)
+    break = 90   # below: the run exits with exit_codes.BELOW_THRESHOLD (omit: never)
 """
 
 from __future__ import annotations

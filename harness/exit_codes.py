@@ -1,0 +1,43 @@
+"""One exit code per outcome, the same in every subcommand (``README.md`` has the table).
+
+When several outcomes apply to one run, the first in :data:`PRECEDENCE` wins.
+"""
+
+from __future__ import annotations
+
+OK = 0
+CONTRACTS_FAILED = 1  # check, nightly: a contract failed, or could not run against the adapter
+USAGE = 2  # bad arguments, adapter spec, policy, catalogue or configuration
+SURVIVED = 3  # a known bug survived or was never reached
+TIMEOUT = 4  # a mutant ran past its budget
+STALE_INVALID = 5  # a patch no longer applies, or a mutant went red for the wrong reason
+BASELINE = 6  # the unpatched code fails its contracts
+MUTMUT = 7  # nightly: mutmut itself failed
+BELOW_THRESHOLD = 8  # nightly, report merge: the mutation score is under the break threshold
+NOTHING_TESTED = 9  # no contract applied to the adapter, or no mutant was selected
+INTERNAL = 70  # a bug in the harness itself (a traceback is printed)
+INTERRUPTED = 130  # SIGINT or SIGTERM: the run was cut short
+
+MEANINGS: dict[int, str] = {
+    OK: "everything ran and held",
+    CONTRACTS_FAILED: "a contract failed, or could not run against the adapter (check, nightly)",
+    USAGE: "usage error: arguments, adapter spec, policy, catalogue or configuration",
+    SURVIVED: "a known bug survived or was never reached",
+    TIMEOUT: "a mutant ran past its budget",
+    STALE_INVALID: "a known bug's patch is stale, or it went red for the wrong reason",
+    BASELINE: "baseline red: the unpatched code fails its contracts",
+    MUTMUT: "mutmut itself failed (nightly)",
+    BELOW_THRESHOLD: "the mutation score is under the break threshold (nightly, report merge)",
+    NOTHING_TESTED: "nothing was tested: no contract applied, or no mutant was selected",
+    INTERNAL: "internal error in the harness",
+    INTERRUPTED: "interrupted",
+}
+
+PRECEDENCE = (USAGE, BASELINE, MUTMUT, STALE_INVALID, CONTRACTS_FAILED, SURVIVED, TIMEOUT, BELOW_THRESHOLD,
+              NOTHING_TESTED)
+
+
+def first(codes) -> int:
+    """The code that wins among ``codes``; OK when none is set."""
+    present = set(codes)
+    return next((code for code in PRECEDENCE if code in present), OK)

@@ -1,0 +1,70 @@
+"""What a failed contract shows: every distinct failure Hypothesis found, and the adapter's own frames."""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
+import harness
+
+_HARNESS = Path(harness.__file__).resolve().parent
+# Frames from these are the contract machinery, not the adapter under test.
+_MACHINERY = (
+    _HARNESS / "contracts",
+    _HARNESS / "plugin.py",
+    _HARNESS / "guard.py",
+    _HARNESS / "check.py",
+    _HARNESS / "bridge",
+)
+_LIBRARIES = ("/hypothesis/", "/_pytest/", "/pluggy/", "/_hypothesis_", "/site-packages/pytest/")
+MAX_LINES = 40  # of one failure's description
+
+
+def _is_machinery(filename: str) -> bool:
+    path = Path(filename)
+    if any(marker in filename for marker in _LIBRARIES):
+        return True
+    try:
+        resolved = path.resolve()
+    except OSError:
+        return False
+    return any(resolved == m or m in resolved.parents for m in _MACHINERY)
+
+
+def _adapter_frames(exc: BaseException) -> list[str]:
+    """The traceback frames of ``exc`` outside the contracts, Hypothesis and pytest: the adapter's own."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not _is_machinery(f.filename)]
+    lines = []
+    for frame in frames[-8:]:
+        lines.append(f'  File "{frame.filename}", line {frame.lineno}, in {frame.name}')
+        if frame.line:
+            lines.append(f"    {frame.line}")
+    return lines
+
+
+def _one(exc: BaseException) -> list[str]:
+    text = str(exc).strip()
+    head = f"{type(exc).__name__}: {text}" if not isinstance(exc, AssertionError) else text or "AssertionError"
+    lines = head.splitlines() or [type(exc).__name__]
+    # Hypothesis attaches the minimal example as a note: "Falsifying example: test_x(...)".
+    for note in getattr(exc, "__notes__", ()):
+        lines += str(note).splitlines()
+    if not isinstance(exc, AssertionError):
+        frames = _adapter_frames(exc)
+        if frames:
+            lines += ["raised in the adapter:", *frames]
+    if len(lines) > MAX_LINES:
+        lines = lines[:MAX_LINES] + [f"... ({len(lines) - MAX_LINES} more lines)"]
+    return lines
+
+
+def describe(exc: BaseException) -> list[str]:
+    """Lines that explain ``exc``: each distinct failure of a group with its example, crashes with frames."""
+    if isinstance(exc, BaseExceptionGroup):
+        parts = exc.exceptions
+        lines = [f"{len(parts)} distinct failures:"]
+        for n, part in enumerate(parts, 1):
+            first, *rest = describe(part)
+            lines += [f"[{n}/{len(parts)}] {first}", *(f"      {line}" for line in rest)]
+        return lines
+    return _one(exc)

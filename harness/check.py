@@ -7,9 +7,11 @@ contract on one line. Exit codes: :mod:`harness.exit_codes`.
 
 from __future__ import annotations
 
+import os
 import signal
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -190,7 +192,16 @@ def _nothing_tested(console: _Console) -> None:
     _say(f"  the contracts look for: {known_capabilities()}")
 
 
+def _cache_dir() -> Path:
+    """Where Hypothesis keeps its files during ``harness check``: a cache folder, never the user's current one."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "agent-contract-harness" / "hypothesis"
+
+
 def run_check(options: CheckOptions) -> int:
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(_cache_dir())
     console = _Console(options.verbose)
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:

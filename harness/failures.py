@@ -44,8 +44,16 @@ def _adapter_frames(exc: BaseException) -> list[str]:
 
 def _one(exc: BaseException) -> list[str]:
     text = str(exc).strip()
-    head = f"{type(exc).__name__}: {text}" if not isinstance(exc, AssertionError) else text or "AssertionError"
-    lines = head.splitlines() or [type(exc).__name__]
+    if isinstance(exc, AssertionError):
+        # The contract's own message, without pytest's rewrite of the expression after it.
+        lines = []
+        for line in text.splitlines():
+            if line.startswith("assert ") and lines:
+                break
+            lines.append(line)
+        lines = lines or ["AssertionError"]
+    else:
+        lines = f"{type(exc).__name__}: {text}".splitlines()
     # Hypothesis attaches the minimal example as a note: "Falsifying example: test_x(...)".
     for note in getattr(exc, "__notes__", ()):
         lines += str(note).splitlines()
@@ -61,10 +69,10 @@ def _one(exc: BaseException) -> list[str]:
 def describe(exc: BaseException) -> list[str]:
     """Lines that explain ``exc``: each distinct failure of a group with its example, crashes with frames."""
     if isinstance(exc, BaseExceptionGroup):
-        parts = exc.exceptions
-        lines = [f"{len(parts)} distinct failures:"]
-        for n, part in enumerate(parts, 1):
-            first, *rest = describe(part)
+        parts = [describe(part) for part in exc.exceptions]
+        heads = "; ".join(f"[{n}] {first[:80]}" for n, (first, *_) in enumerate(parts, 1))
+        lines = [f"{len(parts)} distinct failures: {heads}"]
+        for n, (first, *rest) in enumerate(parts, 1):
             lines += [f"[{n}/{len(parts)}] {first}", *(f"      {line}" for line in rest)]
         return lines
     return _one(exc)

@@ -29,6 +29,9 @@ class GuardedAdapter:
         self._adapter = adapter
         self._name = name
 
+    def __repr__(self) -> str:
+        return f"<adapter {self._name}>"
+
     def __getattr__(self, attr: str) -> Any:
         value = getattr(self._adapter, attr)
         if attr not in _METHODS or not callable(value):

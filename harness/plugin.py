@@ -21,6 +21,7 @@ loaded, no adapter imported). For the contracts it
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -236,6 +237,10 @@ def policies(config: pytest.Config) -> Policies:
 def _load(config: pytest.Config) -> LoadedAdapter:
     command = config.getoption("harness_adapter_cmd")
     if command is None:
+        # The folder the run starts in is importable, as under ``python -m pytest``.
+        start = str(config.invocation_params.dir)
+        if start not in sys.path:
+            sys.path.insert(0, start)
         return load_adapter(resolve_spec(config.getoption("harness_adapter")))
     if config.getoption("harness_adapter"):
         raise AdapterError("give --adapter or --adapter-cmd, not both")

@@ -33,3 +33,70 @@ class ReasoningInContent(CodecOnly):
 
 codec_only = CodecOnly()
 reasoning_in_content = ReasoningInContent()
+
+
+class StreamOnly:
+    """A client library's adapter: it parses streams and does nothing else."""
+
+    name = "stream-only sample"
+
+    def parse_stream(self, body: bytes) -> dict:
+        return _reference.parse_stream(body)
+
+
+class NoCapability:
+    """An adapter whose methods the contracts do not know."""
+
+    name = "no-capability sample"
+
+    def chat(self, messages: list) -> dict:
+        return {}
+
+
+class TransformNotImplemented(CodecOnly):
+    """A codec whose request transform is a declared stub."""
+
+    name = "transform-not-implemented sample"
+
+    def transform_request(self, body: dict, options: dict) -> dict:
+        raise NotImplementedError("no provider profiles yet")
+
+
+def _tool_calls_of(parsed: dict) -> list:
+    return parsed["tool_calls"]
+
+
+class TwoStreamBugs:
+    """Two distinct bugs one generated contract finds: a crash on 4+ calls, and the last call dropped at 2-3."""
+
+    name = "two-stream-bugs sample"
+
+    def parse_stream(self, body: bytes) -> dict:
+        parsed = dict(_reference.parse_stream(body))
+        calls = _tool_calls_of(parsed)
+        if len(calls) >= 4:
+            raise KeyError(f"call slot {len(calls)}")  # the crash: its frame is this file's
+        if len(calls) >= 2:
+            parsed["tool_calls"] = calls[:-1]
+        return parsed
+
+
+stream_only = StreamOnly()
+no_capability = NoCapability()
+transform_not_implemented = TransformNotImplemented()
+two_stream_bugs = TwoStreamBugs()
+
+
+class SlowStream(StreamOnly):
+    """A stream parser slow enough to interrupt mid-run."""
+
+    name = "slow-stream sample"
+
+    def parse_stream(self, body: bytes) -> dict:
+        import time
+
+        time.sleep(0.2)
+        return super().parse_stream(body)
+
+
+slow_stream = SlowStream()

@@ -110,7 +110,7 @@ def test_bytes_that_are_not_utf8_arrive_intact(echo):
 def test_handshake_names_the_adapter_and_its_capabilities():
     loaded = load_bridge(_bridge("echo.py"))
     try:
-        assert loaded.capabilities == {"codec", "kernel"}
+        assert loaded.capabilities == {"stream", "messages", "request", "kernel"}
         assert loaded.describe().startswith("echo bridge (--adapter-cmd ")
     finally:
         loaded.obj.close()
@@ -181,7 +181,7 @@ def test_a_failed_start_is_an_adapter_error(command, message):
 
 def test_adapter_and_adapter_cmd_together_are_a_usage_error():
     run = _check("--adapter", "harness.reference:adapter", "--adapter-cmd", _bridge("echo.py"))
-    assert run.returncode == 4, run.stdout + run.stderr
+    assert run.returncode == 2, run.stdout + run.stderr
     assert "give --adapter or --adapter-cmd, not both" in run.stdout + run.stderr
 
 
@@ -214,7 +214,7 @@ def test_example_kernel_passes_the_kernel_contracts_with_overlap_evidence():
     out = run.stdout
     assert run.returncode == 0, out + run.stderr
     passed = _lines(out, "PASSED")
-    assert "PASSED  test_batch_pairing.py::test_batch_path_pairs_calls_and_results" in passed, out
+    assert "PASSED  [wire] test_batch_pairing.py::test_batch_path_pairs_calls_and_results" in passed, out
     assert any("test_reasoning_attribution.py" in line for line in passed), out
 
 

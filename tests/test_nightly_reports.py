@@ -13,7 +13,7 @@ import pytest
 from harness.cli import main
 from harness.mutation.outcome import Mutant, MutantResult, Position, Verdict
 from harness.mutation.runner import shard
-from harness.nightly.command import EXIT_BELOW_THRESHOLD
+from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
 from harness.nightly.digest import digest
 from harness.nightly.equivalents import Key
 from harness.nightly.mutmut_driver import select

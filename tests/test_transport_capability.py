@@ -14,7 +14,7 @@ HERE = Path(__file__).parent
 
 
 def test_capabilities_are_inferred_from_methods():
-    assert load_adapter("sample_adapters:codec_only").capabilities == {"codec"}
+    assert load_adapter("sample_adapters:codec_only").capabilities == {"stream", "messages", "request"}
     assert "transport" in load_adapter("harness.reference:adapter").capabilities
 
 

@@ -2,7 +2,11 @@
 
 import pytest
 
-from harness.mutation.command import EXIT_OK, EXIT_STALE_INVALID, EXIT_SURVIVED, EXIT_TIMEOUT, exit_code
+from harness.exit_codes import OK as EXIT_OK
+from harness.exit_codes import STALE_INVALID as EXIT_STALE_INVALID
+from harness.exit_codes import SURVIVED as EXIT_SURVIVED
+from harness.exit_codes import TIMEOUT as EXIT_TIMEOUT
+from harness.mutation.command import exit_code
 from harness.mutation.outcome import Mutant, MutantResult, Verdict
 from harness.mutation.reach import ALL_TESTS, mark_reached, reach_lines
 from harness.mutation.runner import parse_shard, shard

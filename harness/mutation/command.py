@@ -54,6 +54,10 @@ def run_known_bugs(
     except CatalogueError as exc:
         print(f"catalogue error: {exc}")
         return exit_codes.USAGE
+    if not mutants:
+        where = f"shard {shard_spec} of {path}" if shard_spec else str(path)
+        print(f"nothing was tested: {where} selects no known bug")
+        return exit_codes.NOTHING_TESTED
     jobs = jobs or os.cpu_count() or 1
     children = Children()
     if catalogue.runner is None:

@@ -1,0 +1,110 @@
+"""What ``harness check`` tells a user: capabilities per method, levels, failures in full, no green without a test."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).parent
+
+
+def _check(*args: str) -> subprocess.CompletedProcess:
+    env = {**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHONPATH": str(TESTS)}
+    return subprocess.run(
+        [sys.executable, "-m", "harness", "check", "--hypothesis-profile", "ci", *args],
+        capture_output=True, text=True, env=env, timeout=600,
+    )
+
+
+def _statuses(out: str) -> dict[str, str]:
+    """nodeid -> status word from the per-contract lines."""
+    found = {}
+    for line in out.splitlines():
+        words = line.split()
+        if len(words) >= 3 and words[-2].startswith("[") and "::" in words[-1]:
+            status = " ".join(words[:-2])
+            found[words[-1]] = status
+    return found
+
+
+def test_a_stream_only_adapter_runs_its_stream_contracts_and_nothing_else():
+    run = _check("--adapter", "sample_adapters:stream_only")
+    assert run.returncode == 0, run.stdout + run.stderr
+    statuses = _statuses(run.stdout)
+    stream = {k: v for k, v in statuses.items() if k.startswith(("test_sse_", "test_stream_end", "test_gateway"))}
+    assert stream and set(stream.values()) == {"PASSED"}, stream
+    others = {k: v for k, v in statuses.items() if k not in stream}
+    assert others and set(others.values()) == {"NOT APPLICABLE"}, others
+    assert "capabilities: stream" in run.stdout.splitlines()[0]
+
+
+def test_an_adapter_with_no_recognised_method_is_never_green():
+    run = _check("--adapter", "sample_adapters:no_capability")
+    assert run.returncode == 9, run.stdout + run.stderr
+    assert "nothing was tested: no contract applied to adapter no-capability sample" in run.stdout
+    assert "its public methods: chat" in run.stdout
+    assert "stream (parse_stream)" in run.stdout and "codec = messages + request + stream" in run.stdout
+
+
+def test_require_turns_a_missing_capability_into_a_usage_error():
+    run = _check("--adapter", "sample_adapters:stream_only", "--require", "stream,messages", "-k", "framing")
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "does not offer messages" in run.stdout + run.stderr
+
+
+def test_a_method_raising_not_implemented_makes_its_contracts_not_applicable():
+    run = _check("--adapter", "sample_adapters:transform_not_implemented", "-k", "thinking or top_level")
+    assert run.returncode == 0, run.stdout + run.stderr
+    statuses = _statuses(run.stdout)
+    transform = {k: v for k, v in statuses.items() if k.startswith("test_thinking_switch")}
+    assert transform and set(transform.values()) == {"NOT APPLICABLE"}, statuses
+    assert any(k.startswith("test_reasoning_top_level") and v == "PASSED" for k, v in statuses.items()), statuses
+
+
+def test_levels_select_and_every_line_names_its_level():
+    run = _check("--levels", "robust", "--adapter", "sample_adapters:stream_only")
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = [line for line in run.stdout.splitlines() if "::" in line and line.startswith(" ")]
+    assert lines and all("[robust]" in line for line in lines), "\n".join(lines)
+    assert "levels: robust" in run.stdout
+
+
+def test_every_distinct_failure_is_shown_with_its_example_and_the_adapters_frames():
+    run = _check("--adapter", "sample_adapters:two_stream_bugs", "-k", "interleaving")
+    assert run.returncode == 1, run.stdout + run.stderr
+    out = run.stdout
+    assert "2 distinct failures" in out and "[1/2]" in out and "[2/2]" in out, out
+    assert out.count("Failing test case: test_any_interleaving_keeps_each_calls_arguments(") == 2, out
+    assert "raised in the adapter:" in out and "sample_adapters.py" in out and "in parse_stream" in out, out
+    assert "assert not [" not in out, "pytest's rewrite of the assert expression should not be shown"
+
+
+def test_header_comes_first_and_names_levels_policies_profile_and_seed():
+    run = _check("--adapter", "sample_adapters:stream_only", "-k", "framing", "--hypothesis-seed", "1234",
+                 "--policy", "effort.medium=high")
+    assert run.returncode == 0, run.stdout + run.stderr
+    head = run.stdout.splitlines()[:6]
+    assert head[0].startswith("adapter under test: stream-only sample"), head
+    assert "levels: all" in head and "hypothesis profile: ci" in head, head
+    assert "policies: effort.medium=high (others default)" in head, head
+    assert "hypothesis seed: 1234 (replay with --hypothesis-seed=1234)" in head, head
+
+
+def test_a_bad_policy_is_a_usage_error_naming_it():
+    run = _check("--policy", "effort.medium=huge", "-k", "framing")
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "effort.medium" in run.stdout + run.stderr and "huge" in run.stdout + run.stderr
+
+
+def test_a_policy_table_in_the_projects_pyproject_is_read(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.harness.policy]\n"effort.medium" = "high"\n')
+    env = {**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHONPATH": str(TESTS)}
+    run = subprocess.run(
+        [sys.executable, "-m", "harness", "check", "--hypothesis-profile", "ci", "-k", "effort_ladder"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600,
+    )
+    # The reference sends low for medium, so a project that decided "high" sees the policy contract fail.
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "policies: effort.medium=high (others default)" in run.stdout
+    failed = [line for line in run.stdout.splitlines() if line.strip().startswith("FAILED")]
+    assert failed and all("[policy]" in line for line in failed), "\n".join(failed)

@@ -39,6 +39,7 @@ class CheckOptions:
     seed: int | None = None
     require: list[str] = field(default_factory=list)
     select: list[str] = field(default_factory=list)  # contract modules; empty: all
+    markdown: str | None = None  # write the summary as Markdown here (a CI job summary)
 
     def pytest_args(self) -> list[str]:
         targets = [str(CONTRACTS_DIR / s) for s in self.select] or [str(CONTRACTS_DIR)]
@@ -81,6 +82,7 @@ class _Console:
         self.collected = 0
         self.adapter = None
         self.interrupted = False
+        self.header: list[str] = []
 
     def pytest_keyboard_interrupt(self, excinfo) -> None:
         self.interrupted = True
@@ -90,7 +92,8 @@ class _Console:
         if not session.items:
             return
         self.adapter = adapter_under_test(session.config)
-        for line in header_lines(session.config):
+        self.header = header_lines(session.config)
+        for line in self.header:
             _say(line)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -159,23 +162,49 @@ def _counts(results) -> str:
     return text
 
 
-def _summary(console: _Console) -> None:
-    results = list(console.results.values())
+def _groups(results: list[ContractResult]) -> list[tuple[str, str, list[ContractResult]]]:
+    """Results by (level, capability), levels in their documented order."""
     groups: dict[tuple[str, str], list[ContractResult]] = {}
     for result in results:
         groups.setdefault((result.level, result.capability), []).append(result)
     order = {level: n for n, level in enumerate(levels.LEVELS)}
+    return [(lv, cap, members) for (lv, cap), members in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][1]))]
+
+
+def _failing(results: list[ContractResult]) -> list[ContractResult]:
+    order = {level: n for n, level in enumerate(levels.LEVELS)}
+    bad = [r for r in results if r.status in ("failed", "error")]
+    return sorted(bad, key=lambda r: (order.get(r.level, 99), r.capability, r.nodeid))
+
+
+def _summary(results: list[ContractResult]) -> None:
     _say("")
     _say("by rule level and capability:")
-    for (level, capability), members in sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][1])):
+    for level, capability, members in _groups(results):
         _say(f"  {level or '-':<9} {capability or '-':<18} {_counts(members)}")
-    bad = [r for r in results if r.status in ("failed", "error")]
+    bad = _failing(results)
     if bad:
         _say("")
         _say("failing contracts:")
-        for result in sorted(bad, key=lambda r: (order.get(r.level, 99), r.capability, r.nodeid)):
+        for result in bad:
             first = result.lines[0] if result.lines else ""
             _say(f"  {result.status.upper():<6} [{result.level}, {result.capability}] {result.nodeid}: {first[:160]}")
+
+
+def _markdown(results: list[ContractResult], header: list[str]) -> str:
+    lines = ["# harness check", "", *(f"- {line}" for line in header), "",
+             "| level | capability | passed | failed | error | not applicable |", "|---|---|---|---|---|---|"]
+    for level, capability, members in _groups(results):
+        counts = Counter(r.status for r in members)
+        lines.append(f"| {level} | {capability} | {counts['passed']} | {counts['failed']} | {counts['error']} "
+                     f"| {counts[NOT_APPLICABLE]} |")
+    bad = _failing(results)
+    if bad:
+        lines += ["", "| status | level | capability | contract | message |", "|---|---|---|---|---|"]
+        for r in bad:
+            first = (r.lines[0] if r.lines else "").replace("|", "\\|")[:200]
+            lines.append(f"| {r.status} | {r.level} | {r.capability} | `{r.nodeid}` | {first} |")
+    return "\n".join(lines) + "\n"
 
 
 def _nothing_tested(console: _Console) -> None:
@@ -217,8 +246,10 @@ def run_check(options: CheckOptions) -> int:
         _say(_counts(results))
         _say(f"interrupted: {max(console.collected - len(results), 0)} of {console.collected} contracts did not run")
         return exit_codes.INTERRUPTED
-    _summary(console)
+    _summary(results)
     _say(_counts(results))
+    if options.markdown:
+        Path(options.markdown).write_text(_markdown(results, console.header))
     if any(r.status in ("failed", "error") for r in results):
         return exit_codes.CONTRACTS_FAILED
     if not any(r.status == "passed" for r in results):

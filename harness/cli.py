@@ -43,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
         "--require", action="append", default=[], metavar="CAP[,CAP]",
         help="a usage error unless the adapter offers these capabilities",
     )
+    check.add_argument("--markdown", metavar="PATH", help="also write the summary as Markdown (a CI job summary)")
     check.add_argument("-v", "--verbose", action="store_true", help="show every contract's message")
 
     for name, help_text in (
@@ -125,6 +126,7 @@ def _run(args: argparse.Namespace) -> int:
                 era=args.deepseek_era,
                 seed=args.hypothesis_seed,
                 require=args.require,
+                markdown=args.markdown,
             )
         )
     if args.command in ("mutate", "gate"):

@@ -108,3 +108,19 @@ def test_a_policy_table_in_the_projects_pyproject_is_read(tmp_path):
     assert "policies: effort.medium=high (others default)" in run.stdout
     failed = [line for line in run.stdout.splitlines() if line.strip().startswith("FAILED")]
     assert failed and all("[policy]" in line for line in failed), "\n".join(failed)
+
+
+def test_junit_and_markdown_carry_level_and_capability(tmp_path):
+    junit, markdown = tmp_path / "junit.xml", tmp_path / "summary.md"
+    run = _check("--adapter", "sample_adapters:reasoning_in_content", "-k", "top_level or framing",
+                 "--junitxml", str(junit), "--markdown", str(markdown))
+    assert run.returncode == 1, run.stdout + run.stderr
+    import xml.etree.ElementTree as ET
+
+    cases = list(ET.parse(junit).getroot().iter("testcase"))
+    props = [{p.get("name"): p.get("value") for p in case.iter("property")} for case in cases]
+    assert cases and all(p.get("level") in ("wire", "robust", "provider", "policy") and p.get("capability")
+                         for p in props), props
+    text = markdown.read_text()
+    assert "| provider | messages | 0 | 3 | 0 | 0 |" in text, text
+    assert "`test_reasoning_top_level.py::test_reasoning_is_top_level_beside_content`" in text, text

@@ -17,7 +17,7 @@ import pytest
 
 from harness import exit_codes, levels
 from harness.adapter import known_capabilities, public_methods
-from harness.plugin import BRIDGE_ERROR, CONTRACTS_DIR, NOT_APPLICABLE, adapter_under_test, header_lines
+from harness.plugin import ADAPTER_ERROR, CONTRACTS_DIR, NOT_APPLICABLE, adapter_under_test, header_lines
 
 _STATUS_ORDER = ("failed", "error", "passed", NOT_APPLICABLE, "skipped")
 
@@ -133,8 +133,8 @@ def _say(line: str) -> None:
 def _status(report: pytest.TestReport) -> str | None:
     if getattr(report, "harness_not_applicable", False):
         return NOT_APPLICABLE
-    if getattr(report, "harness_bridge_error", False):
-        return BRIDGE_ERROR
+    if getattr(report, "harness_adapter_error", False):
+        return ADAPTER_ERROR
     if report.failed:
         return "failed" if report.when == "call" else "error"
     if report.passed and report.when == "call":

@@ -6,6 +6,7 @@ import traceback
 from pathlib import Path
 
 import harness
+from harness.clip import clip
 
 _HARNESS = Path(harness.__file__).resolve().parent
 # Frames from these are the contract machinery, not the adapter under test.
@@ -18,6 +19,7 @@ _MACHINERY = (
 )
 _LIBRARIES = ("/hypothesis/", "/_pytest/", "/pluggy/", "/_hypothesis_", "/site-packages/pytest/")
 MAX_LINES = 40  # of one failure's description
+MAX_LINE = 1000  # characters of one of its lines
 
 
 def _is_machinery(filename: str) -> bool:
@@ -63,7 +65,7 @@ def _one(exc: BaseException) -> list[str]:
             lines += ["raised in the adapter:", *frames]
     if len(lines) > MAX_LINES:
         lines = lines[:MAX_LINES] + [f"... ({len(lines) - MAX_LINES} more lines)"]
-    return lines
+    return [clip(line, MAX_LINE) for line in lines]
 
 
 def describe(exc: BaseException) -> list[str]:

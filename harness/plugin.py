@@ -29,11 +29,11 @@ import pytest
 from harness import failures, levels, profiles
 from harness.adapter import CAPABILITIES, FIXTURE_NAMES, AdapterError, LoadedAdapter, load_adapter, resolve_spec
 from harness.bridge import DEFAULT_TIMEOUT, BridgeAdapter, BridgeError, load_bridge
-from harness.guard import NOT_APPLICABLE, GuardedAdapter, NotApplicable
+from harness.guard import NOT_APPLICABLE, AdapterTimeout, GuardedAdapter, NotApplicable
 from harness.policy import Policies, PolicyError, load_policies
 from harness.reasoning_rules import DEFAULT_ERA, ERAS
 
-BRIDGE_ERROR = "error"  # the contract could not run: the adapter process crashed, hung or broke the protocol
+ADAPTER_ERROR = "error"  # the contract could not run: the adapter hung, or its process crashed or broke the protocol
 CONTRACTS_DIR = Path(__file__).resolve().parent / "contracts"
 SEED_OPTION = "--hypothesis-seed"  # Hypothesis's own pytest option
 
@@ -41,6 +41,7 @@ _adapter_key = pytest.StashKey[LoadedAdapter]()
 _policies_key = pytest.StashKey[Policies]()
 _seed_key = pytest.StashKey[int]()
 _header_key = pytest.StashKey[list[str]]()
+_guards_key = pytest.StashKey[dict[str, GuardedAdapter]]()
 level_key = pytest.StashKey[str]()
 capability_key = pytest.StashKey[str]()
 
@@ -69,7 +70,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=float,
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help=f"how long the --adapter-cmd process may stay silent on a request (default: {DEFAULT_TIMEOUT:g})",
+        help=f"how long one adapter call may take, in-process or over the bridge (default: {DEFAULT_TIMEOUT:g})",
     )
     group.addoption(
         "--deepseek-era",
@@ -259,12 +260,23 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _require(request: pytest.FixtureRequest, capability: str) -> GuardedAdapter:
-    loaded = adapter_under_test(request.config)
+    config = request.config
+    loaded = adapter_under_test(config)
     if capability not in loaded.capabilities:
         raise NotApplicable(
             f"{NOT_APPLICABLE}: adapter {loaded.name} does not offer the {capability!r} capability"
         )
-    return GuardedAdapter(loaded.obj, loaded.name)
+    guards = config.stash.setdefault(_guards_key, {})
+    if capability not in guards:
+        # A bridge process has its own limit per request; an in-process adapter gets one here.
+        timeout = None if _bridge(config) is not None else config.getoption("harness_adapter_timeout")
+        guards[capability] = GuardedAdapter(loaded.obj, loaded.name, timeout)
+    return guards[capability]
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for guard in item.config.stash.get(_guards_key, {}).values():
+        guard.new_contract()
 
 
 @pytest.fixture(scope="session")
@@ -305,8 +317,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     excinfo = call.excinfo
     if excinfo is not None and excinfo.errisinstance(NotApplicable):
         report.harness_not_applicable = True
-    if excinfo is not None and excinfo.errisinstance(BridgeError):
-        report.harness_bridge_error = True
+    if excinfo is not None and _could_not_run(excinfo.value):
+        report.harness_adapter_error = True
     if is_contract(item):
         report.harness_level = item.stash.get(level_key, "")
         report.harness_capability = item.stash.get(capability_key, "")
@@ -320,9 +332,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     return report
 
 
+def _could_not_run(exc: BaseException) -> bool:
+    """The adapter hung, crashed or broke the bridge protocol (for a group: every failure in it did)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_could_not_run(part) for part in exc.exceptions)
+    return isinstance(exc, (BridgeError, AdapterTimeout))
+
+
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):
     if getattr(report, "harness_not_applicable", False):
         return NOT_APPLICABLE, "n", "NOT APPLICABLE"
-    if getattr(report, "harness_bridge_error", False):
-        return BRIDGE_ERROR, "E", "ERROR"
+    if getattr(report, "harness_adapter_error", False):
+        return ADAPTER_ERROR, "E", "ERROR"
     return None

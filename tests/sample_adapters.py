@@ -100,3 +100,47 @@ class SlowStream(StreamOnly):
 
 
 slow_stream = SlowStream()
+
+
+class HangsInParse(StreamOnly):
+    """An in-process adapter that never returns from parse_stream on a tool-call stream."""
+
+    name = "hangs-in-parse sample"
+
+    def parse_stream(self, body: bytes) -> dict:
+        import threading
+
+        if b"tool_calls" in body:
+            threading.Event().wait()
+        return super().parse_stream(body)
+
+
+class WrongShapes:
+    """Every method returns the value named in RETURNS: a shape no contract may pass on."""
+
+    name = "wrong-shapes sample"
+    RETURNS = None
+
+    def parse_stream(self, body: bytes):
+        return self.RETURNS
+
+    def serialize_message(self, message: dict):
+        return self.RETURNS
+
+    def transform_request(self, body: dict, options: dict):
+        return self.RETURNS
+
+
+def _wrong(value, label):
+    adapter = WrongShapes()
+    adapter.RETURNS = value
+    adapter.name = f"wrong-shapes sample ({label})"
+    return adapter
+
+
+hangs_in_parse = HangsInParse()
+returns_none = _wrong(None, "None")
+returns_string = _wrong("not a dict", "a string")
+returns_list = _wrong([], "a list")
+returns_wrong_field = _wrong({"content": 7, "reasoning": "", "tool_calls": [], "finish_reason": None, "usage": None,
+                              "role": "assistant", "messages": "x"}, "wrong field types")

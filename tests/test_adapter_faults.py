@@ -1,0 +1,52 @@
+"""Adapters that hang or return garbage: an error or a failure naming the method, never a pass, never a hung run."""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent
+ENV = {**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHONPATH": str(TESTS)}
+
+
+def test_an_in_process_adapter_that_hangs_errors_each_contract_and_the_run_goes_on():
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "check", "--hypothesis-profile", "ci", "--adapter-timeout", "1",
+         "--adapter", "sample_adapters:hangs_in_parse", "-k", "index_accumulation or framing"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV,
+    )
+    first_result_at = None
+    lines = []
+    for line in proc.stdout:  # to a pipe, results arrive while the run goes on
+        lines.append(line)
+        if first_result_at is None and "::" in line:
+            first_result_at = time.monotonic()
+    proc.wait(timeout=300)
+    ended = time.monotonic()
+    out = "".join(lines)
+    assert proc.returncode == 1, out
+    errors = [line for line in lines if line.strip().startswith("ERROR")]
+    assert len(errors) >= 5, out
+    assert "parse_stream(b'data: " in out and "did not return within 1 s (--adapter-timeout)" in out, out
+    assert first_result_at is not None and ended - first_result_at > 1, "results should arrive before the run ends"
+    assert ended - started < 120, f"the run took {ended - started:.0f} s"
+
+
+@pytest.mark.parametrize("adapter", ["returns_none", "returns_string", "returns_list", "returns_wrong_field"])
+def test_wrong_shapes_fail_naming_method_and_field_and_nothing_passes(adapter):
+    run = subprocess.run(
+        [sys.executable, "-m", "harness", "check", "--hypothesis-profile", "ci",
+         "--adapter", f"sample_adapters:{adapter}"],
+        capture_output=True, text=True, env=ENV, timeout=600,
+    )
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    assert out.splitlines()[-1].startswith("0 passed, "), out.splitlines()[-1]
+    for method in ("parse_stream", "serialize_message", "transform_request"):
+        assert f"{method} returned a wrong shape at " in out, f"no shape failure for {method}:\n{out[-3000:]}"
+    if adapter == "returns_wrong_field":
+        assert "parse_stream returned a wrong shape at .content: 7 is not of type 'string'" in out, out[-3000:]

@@ -1,0 +1,103 @@
+"""The contracts' view of openai-python: its own SSE decoding, chunk models and stream accumulation.
+
+``parse_stream`` serves the body to ``client.chat.completions.create(...,
+stream=True)`` from an in-memory transport and accumulates the chunks with the
+SDK's ``ChatCompletionStreamState``, the helper its docs give for accumulating
+a ``create(stream=True)`` stream by hand (``chat.completions.stream()`` runs the
+same state, but first drops every chunk whose ``object`` is not
+``chat.completion.chunk``, an Azure workaround).
+
+``serialize_message`` writes the neutral message as the typed
+``ChatCompletionMessageParam`` dict an openai-python user writes, sends it
+through the SDK's request building and returns the message as it left in the
+captured HTTP body.
+
+openai-python has no provider transform, so there is no ``transform_request``:
+the ``request`` capability is absent.
+"""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import openai
+from openai.lib.streaming.chat import ChatCompletionStreamState
+
+BASE_URL = "http://test.invalid/v1"
+MODEL = "test-model"
+_COMPLETION = {
+    "id": "chatcmpl-test",
+    "object": "chat.completion",
+    "created": 0,
+    "model": MODEL,
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+}
+
+
+def _client(handler) -> openai.OpenAI:
+    http_client = httpx.Client(transport=httpx.MockTransport(handler))
+    return openai.OpenAI(api_key="test", base_url=BASE_URL, http_client=http_client, max_retries=0)
+
+
+def _tool_call_param(call: dict) -> dict:
+    return {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}}
+
+
+def message_param(message: dict) -> dict:
+    """The neutral message as an openai-python user writes a ``ChatCompletionMessageParam``."""
+    role = message["role"]
+    if role == "tool":
+        return {"role": "tool", "tool_call_id": message["tool_call_id"], "content": message.get("content")}
+    if role == "assistant":
+        param: dict = {"role": "assistant", "content": message.get("content")}
+        if message.get("tool_calls"):
+            param["tool_calls"] = [_tool_call_param(c) for c in message["tool_calls"]]
+        return param
+    return {"role": role, "content": message.get("content")}
+
+
+class OpenAISDKAdapter:
+    name = f"openai-python {openai.__version__}"
+
+    def parse_stream(self, body: bytes) -> dict:
+        def handler(request: httpx.Request) -> httpx.Response:
+            return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+        with _client(handler) as client:
+            stream = client.chat.completions.create(
+                model=MODEL, messages=[{"role": "user", "content": "hi"}], stream=True
+            )
+            state = ChatCompletionStreamState()
+            for chunk in stream:
+                state.handle_chunk(chunk)
+            completion = state.get_final_completion()
+        return _neutral(completion)
+
+    def serialize_message(self, message: dict) -> dict:
+        sent: list[dict] = []
+
+        def handler(request: httpx.Request) -> httpx.Response:
+            sent.append(json.loads(request.content))
+            return httpx.Response(200, json=_COMPLETION)
+
+        with _client(handler) as client:
+            client.chat.completions.create(model=MODEL, messages=[message_param(message)])
+        return sent[0]["messages"][0]
+
+
+def _neutral(completion) -> dict:
+    choice = completion.choices[0] if completion.choices else None
+    message = choice.message if choice is not None else None
+    extra = (getattr(message, "model_extra", None) or {}) if message is not None else {}
+    calls = (message.tool_calls or []) if message is not None else []
+    return {
+        "content": (message.content if message is not None else None) or "",
+        "reasoning": extra.get("reasoning_content") or "",
+        "tool_calls": [{"id": c.id, "name": c.function.name, "arguments": c.function.arguments} for c in calls],
+        "finish_reason": choice.finish_reason if choice is not None else None,
+        "usage": completion.usage.to_dict() if completion.usage is not None else None,
+    }
+
+
+adapter = OpenAISDKAdapter()

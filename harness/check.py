@@ -117,6 +117,9 @@ class _Console:
         if result.status in ("failed", "error") or (self.verbose and result.lines):
             for line in result.lines:
                 _say(f"{'':>17}{line}")
+        if result.status in ("failed", "error") and result.level:
+            module = nodeid.partition(".py")[0]
+            _say(f"{'':>17}rule: the docstring of {module}.py (docs/rules.md#{module})")
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

@@ -70,7 +70,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=float,
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help=f"how long one adapter call may take, in-process or over the bridge (default: {DEFAULT_TIMEOUT:g})",
+        help=f"how long one adapter call may take, in-process or over the bridge (default: {DEFAULT_TIMEOUT:g}); "
+        "0 lifts the in-process limit",
     )
     group.addoption(
         "--deepseek-era",
@@ -269,7 +270,7 @@ def _require(request: pytest.FixtureRequest, capability: str) -> GuardedAdapter:
     guards = config.stash.setdefault(_guards_key, {})
     if capability not in guards:
         # A bridge process has its own limit per request; an in-process adapter gets one here.
-        timeout = None if _bridge(config) is not None else config.getoption("harness_adapter_timeout")
+        timeout = None if _bridge(config) is not None else config.getoption("harness_adapter_timeout") or None
         guards[capability] = GuardedAdapter(loaded.obj, loaded.name, timeout)
     return guards[capability]
 

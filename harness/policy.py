@@ -45,6 +45,12 @@ POLICIES: dict[str, PolicySpec] = {
         doc="what a sub-agent round with no effort of its own sends DeepSeek: thinking disabled, or nothing "
         "(the server default, thinking on at high effort)",
     ),
+    "memory.reasoning": PolicySpec(
+        default="included",
+        choices=("included", "excluded"),
+        doc="whether an event's reasoning is read into its distillation and its vector-search text (default "
+        "included: the storage incident's decision, since a round's key clue often lives only there)",
+    ),
     "reasoning.hosts": PolicySpec(
         default="api.deepseek.com",
         choices=None,

@@ -1,4 +1,4 @@
-"""DeepSeek's rule for sending ``reasoning_content`` back, era by era.
+"""DeepSeek's rule for sending ``reasoning_content`` back, era by era, and how it reads ``reasoning_effort``.
 
 The rule changed over time, so a contract says which era it holds an adapter
 to (``--deepseek-era``, default ``current``):
@@ -19,15 +19,23 @@ the documentation) say the server checks presence, not content, so ``""`` on a
 turn stored before reasoning was kept satisfies it.
 See https://api-docs.deepseek.com/guides/thinking_mode and
 https://api-docs.deepseek.com/guides/reasoning_model.
+
+Thinking is on by default, at high effort. ``reasoning_effort`` has three
+documented rungs, ``low``, ``high`` and ``max``; the server reads the other
+words it accepts as one of them (:data:`DEEPSEEK_EFFORT_RUNG`).
 """
 
 from __future__ import annotations
 
 from harness.adapter import ERAS
 
-__all__ = ["DEFAULT_ERA", "ERAS", "must_carry", "reasoning_violations"]
+__all__ = ["DEEPSEEK_EFFORT_RUNG", "DEFAULT_ERA", "ERAS", "must_carry", "reasoning_violations"]
 
 DEFAULT_ERA = "current"
+
+# reasoning_effort word -> the rung DeepSeek thinks at (its documented ladder is low/high/max).
+DEEPSEEK_EFFORT_RUNG = {"minimal": "low", "low": "low", "medium": "high", "high": "high", "xhigh": "high",
+                        "max": "max"}
 
 _ANSWERS = {
     "r1": "The reasoning_content is an intermediate result for display purposes only and will not be "

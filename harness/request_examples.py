@@ -8,6 +8,7 @@ a vendor key), so a transform that touches more than its rule shows up.
 from __future__ import annotations
 
 import copy
+from urllib.parse import urlsplit
 
 from hypothesis import strategies as st
 
@@ -31,6 +32,16 @@ LOOKALIKE_URLS = (
     "https://evil.io/api.deepseek.com",
     "https://api.deepseek.com@evil.io/v1",
 )
+
+# The words the chat-completions format defines for reasoning_effort ("none" on the models that
+# reason by default); an adapter's own words ("off", DeepSeek's "max") are not among them.
+FORMAT_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
+
+
+def host_of(base_url: str | None) -> str | None:
+    """The host a base URL reaches, lower-cased (``None`` without one): what ``reasoning.hosts`` lists."""
+    return urlsplit(base_url).hostname if base_url else None
+
 
 _text = st.text(max_size=12)
 _reasoning = st.text(min_size=1, max_size=16)
@@ -70,7 +81,6 @@ TOOLS = [
     {"type": "function", "function": {"name": n, "parameters": {"type": "object", "properties": {}}}}
     for n in ("read_file", "sql_query")
 ]
-
 
 
 def one_call(cid: str) -> list[dict]:

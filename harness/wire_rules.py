@@ -1,6 +1,8 @@
-"""Checks of whole message histories against the rules providers enforce."""
+"""Checks of whole message histories against the rules providers enforce, and of tool-call arguments."""
 
 from __future__ import annotations
+
+import json
 
 
 def pairing_violations(messages: list[dict]) -> list[str]:
@@ -49,3 +51,38 @@ def pairing_violations(messages: list[dict]) -> list[str]:
             open_at = i
     close(len(messages))
     return problems
+
+
+def same_arguments(got: object, sent: str) -> bool:
+    """True if tool-call arguments ``got`` stand for the arguments ``sent``.
+
+    The format carries ``arguments`` as JSON text, and a correct client may
+    re-serialize it (spacing, key order, escapes), so where ``sent`` is valid
+    JSON the two compare as JSON values: ``got`` must be a string that parses
+    to the same value (``true`` is not ``1``). Text that is not JSON is
+    compared as it is.
+    """
+    try:
+        want = json.loads(sent)
+    except ValueError:
+        return got == sent
+    if not isinstance(got, str):
+        return False
+    try:
+        return _same_json(json.loads(got), want)
+    except ValueError:
+        return False
+
+
+def _same_json(a: object, b: object) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b))
+    return a == b

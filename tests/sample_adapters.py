@@ -19,7 +19,7 @@ class CodecOnly:
 
 
 class ReasoningInContent(CodecOnly):
-    """The seed-000 bug in a user's adapter: reasoning folded into content."""
+    """The `deepseek-reasoning-400` bug in a user's adapter: reasoning folded into content."""
 
     name = "reasoning-in-content sample"
 
@@ -66,25 +66,23 @@ def _tool_calls_of(parsed: dict) -> list:
     return parsed["tool_calls"]
 
 
-class TwoStreamBugs:
-    """Two distinct bugs one generated contract finds: a crash on 4+ calls, and the last call dropped at 2-3."""
+class CrashingStream:
+    """A stream parser that crashes in its own code on any stream of two or more tool calls."""
 
-    name = "two-stream-bugs sample"
+    name = "crashing-stream sample"
 
     def parse_stream(self, body: bytes) -> dict:
         parsed = dict(_reference.parse_stream(body))
         calls = _tool_calls_of(parsed)
-        if len(calls) >= 4:
-            raise KeyError(f"call slot {len(calls)}")  # the crash: its frame is this file's
         if len(calls) >= 2:
-            parsed["tool_calls"] = calls[:-1]
+            raise KeyError(f"call slot {len(calls)}")  # the crash: its frame is this file's
         return parsed
 
 
 stream_only = StreamOnly()
 no_capability = NoCapability()
 transform_not_implemented = TransformNotImplemented()
-two_stream_bugs = TwoStreamBugs()
+crashing_stream = CrashingStream()
 
 
 class SlowStream(StreamOnly):

@@ -57,8 +57,8 @@ def test_crash_is_an_error_and_errors_are_counted_apart_from_failures():
     run = _check("--adapter-cmd", _bridge("crash.py", "--fold-reasoning"))
     out = run.stdout
     assert run.returncode == 1, out + run.stderr
-    errors = _lines(out, "ERROR")
-    assert errors == ["ERROR  test_sse_index_accumulation.py::test_twelve_parallel_calls_of_the_incident"], out
+    errors = [line for line in _lines(out, "ERROR") if not line.startswith("ERROR [")]  # not the summary's
+    assert errors == ["ERROR  [wire] test_sse_index_accumulation.py::test_twelve_parallel_calls_of_the_incident"], out
     assert re.search(r"bridge error on request #\d+ parse_stream\(body=b'data: ", out), out
     assert "the adapter process exited with code 2 before replying; reply line: none" in out
     assert "panic: index out of range [11] with length 1" in out, "the adapter's stderr is quoted"

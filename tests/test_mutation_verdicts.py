@@ -44,8 +44,8 @@ id = "expect-survived"
 title = "a behaviour change the named contract does not check"
 incident = "verdict proof"
 file = "{MESSAGES}"
-find = "        \\"type\\": \\"function\\","
-replace = "        \\"type\\": \\"tool\\","
+find = "        \\"function\\": {{\\"name\\": call.name, \\"arguments\\": call.arguments}},"
+replace = "        \\"function\\": {{\\"name\\": call.name.upper(), \\"arguments\\": call.arguments}},"
 contracts = ["test_reasoning_top_level.py::test_reasoning_is_top_level_with_tool_calls"]
 
 [[mutant]]
@@ -96,7 +96,7 @@ contracts = ["{TOP_LEVEL}"]
 [[mutant]]
 id = "expect-unreached-serial-path"
 title = "the incident's weak test: tools not parallel-safe, so the batch path never runs"
-incident = "seed 003: the first regression test went down the serial path and stayed green"
+incident = "batch-path-pairing: the first regression test went down the serial path and stayed green"
 file = "harness/reference/frame.py"
 find = """
             self.append_tool_call_record(call)

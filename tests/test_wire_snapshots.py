@@ -13,7 +13,7 @@ from harness.reference import adapter
 from harness.scripted import ScriptedModel, ScriptedTool
 
 
-def test_seed_000_assistant_with_reasoning_and_tool_calls(snapshot):
+def test_deepseek_reasoning_400_assistant_with_reasoning_and_tool_calls(snapshot):
     message = {
         "role": "assistant",
         "content": None,
@@ -23,7 +23,7 @@ def test_seed_000_assistant_with_reasoning_and_tool_calls(snapshot):
     assert adapter.serialize_message(message) == snapshot
 
 
-def test_seed_001_twelve_parallel_calls(snapshot):
+def test_sse_index_accumulation_twelve_parallel_calls(snapshot):
     chunks = []
     for n in range(12):
         args = json.dumps({"city": f"City {n}"})
@@ -36,7 +36,7 @@ def test_seed_001_twelve_parallel_calls(snapshot):
     assert adapter.parse_stream(body.encode()) == snapshot
 
 
-def test_seed_003_batch_turn_persisted_and_rendered(snapshot):
+def test_batch_path_pairing_batch_turn_persisted_and_rendered(snapshot):
     calls = [{"id": f"call_{n}", "name": "read_file", "arguments": json.dumps({"path": f"{n}.txt"})} for n in range(3)]
     model = ScriptedModel([{"reasoning": "Read all three.", "tool_calls": calls}, {"content": "Done."}])
     events = adapter.run_turn("Read the files", model, [ScriptedTool("read_file", parallel_safe=True)])["events"]

@@ -2,7 +2,7 @@
 
 Incident: an agent frame had a serial tool path that recorded each call
 (``append_tool_call_record``) and a concurrent batch path that recorded only
-the results (seed 003). The in-memory messages looked paired, so the existing
+the results (incident `batch-path-pairing`). The in-memory messages looked paired, so the existing
 test on them stayed green; the event written to disk held more results than
 calls, the next request rendered tool messages with no matching call, and
 every provider refused the conversation for good. The first regression test
@@ -14,6 +14,8 @@ Rule: for each persisted round, the ids of ``tool_calls`` and of
 ``tool_results`` are the same set, each result has its call and each call its
 result, ``tools_used`` names every tool that ran, and the history rendered from
 the events passes the provider's pairing rule.
+
+Level: wire (the pairing rule every provider enforces with HTTP 400).
 
 Production fingerprint: HTTP 400 "An assistant message with 'tool_calls' must
 be followed by tool messages responding to each 'tool_call_id'. (insufficient
@@ -53,7 +55,7 @@ def _run(kernel, parallel_safe: bool):
 
 
 def _check_pairing(kernel, events):
-    assert events, "the kernel persisted no events for a turn with a tool round"
+    assert events, f"the kernel persisted no events, but a turn with a tool round of calls {CALLS} should persist them"
     for n, event in enumerate(events):
         calls = [c["id"] for c in event.get("tool_calls") or []]
         results = [r["tool_call_id"] for r in event.get("tool_results") or []]
@@ -66,15 +68,15 @@ def _check_pairing(kernel, events):
         assert not unanswered, f"persisted event #{n}: calls {unanswered} have no recorded result (results {results})"
     persisted_calls = sorted(c["id"] for e in events for c in e.get("tool_calls") or [])
     expected = sorted(c["id"] for c in CALLS)
-    assert persisted_calls == expected, f"persisted call ids {persisted_calls}, expected {expected}"
+    assert persisted_calls == expected, f"persisted call ids {persisted_calls}, expected {expected} (calls {CALLS})"
     used = {name for e in events for name in e.get("tools_used") or []}
     missing = sorted({c["name"] for c in CALLS} - used)
-    assert not missing, f"tools_used lacks {missing}; persisted tools_used {sorted(used)}"
+    assert not missing, f"persisted tools_used {sorted(used)} lacks {missing}, but should name every tool of {CALLS}"
     history = kernel.render_history(events)
     problems = pairing_violations(history)
     assert not problems, "history rendered from the persisted events breaks the pairing rule:\n" + "\n".join(
         problems
-    ) + "\nhistory: " + json.dumps(history, ensure_ascii=False)
+    ) + "\nhistory: " + json.dumps(history, ensure_ascii=False)[:1500]
 
 
 def test_batch_path_pairs_calls_and_results(kernel):
@@ -89,6 +91,7 @@ def test_batch_path_pairs_calls_and_results(kernel):
 def test_serial_path_pairs_calls_and_results(kernel):
     events, probe = _run(kernel, parallel_safe=False)
     assert probe.max_in_flight == 1, (
-        f"{probe.max_in_flight} tools that are not parallel-safe ran at once: expected the serial path"
+        f"{probe.max_in_flight} tools that are not parallel-safe ran at once, but they should run one at a time "
+        f"(the serial path) for calls {CALLS}"
     )
     _check_pairing(kernel, events)

@@ -1,6 +1,6 @@
 """Contract: cold storage keeps reasoning as a block of its own and gives it back exactly.
 
-Incident: the DeepSeek-backed kernel of seed 000 cut each event into an input
+Incident: the DeepSeek-backed kernel of incident `deepseek-reasoning-400` cut each event into an input
 block and a response block for cold storage; reasoning went into neither, so
 every event recalled from cold storage came back without it, and in thinking
 mode with tools the provider refuses such a history. The fix adds a reasoning
@@ -15,6 +15,10 @@ holding the reasoning verbatim, a ``response`` block holding only the response,
 and loading gives back every field; loading reads the reasoning from its block.
 Without reasoning there is no ``reasoning`` block. An event with no
 ``reasoning`` key stores and loads with its other fields intact.
+
+Level: provider (reasoning must come back from cold storage because
+DeepSeek's round-trip rule asks for it; "did not think" and "thought nothing"
+are the two shapes of that field).
 
 Production fingerprint: recalled history without ``reasoning_content`` and
 HTTP 400 "The reasoning_content in the thinking mode must be passed back to the
@@ -44,7 +48,9 @@ def _blocks(cold: dict, role: str) -> list[dict]:
 
 def _check_loads(memory, cold: dict, stored: list[dict]) -> list[dict]:
     loaded = memory.load_blocks(cold)
-    assert len(loaded) == len(stored), f"stored {len(stored)} events, loaded {len(loaded)}"
+    assert len(loaded) == len(stored), (
+        f"stored {len(stored)} events, but loaded {len(loaded)}; stored {shown(stored, 1500)}"
+    )
     for n, (want, got) in enumerate(zip(stored, loaded)):
         problems = differences(want, got)
         assert not problems, f"event #{n} came back changed from cold storage:\n  " + "\n  ".join(problems)
@@ -85,7 +91,9 @@ def test_reasoning_is_its_own_block_and_round_trips(memory, event):
 def test_every_field_of_several_events_round_trips(memory, stored):
     cold = memory.store_blocks(stored)
     ids = [block.get("id") for block in cold["blocks"]]
-    assert len(set(ids)) == len(ids), f"block ids repeat within one store: {ids}"
+    assert len(set(ids)) == len(ids), (
+        f"block ids {ids} repeat within one store, but each block needs its own; stored {shown(stored, 1500)}"
+    )
     _check_loads(memory, cold, stored)
 
 
@@ -105,5 +113,6 @@ def test_event_from_before_the_reasoning_field_loads(memory, event):
     legacy = {key: value for key, value in event.items() if key != "reasoning"}
     loaded = _check_loads(memory, memory.store_blocks([legacy]), [legacy])
     assert not loaded[0].get("reasoning"), (
-        f"an event stored without a reasoning field loaded with reasoning={shown(loaded[0].get('reasoning'))}"
+        f"an event stored without a reasoning field loaded with reasoning={shown(loaded[0].get('reasoning'))}, "
+        f"but should have none; stored {shown(legacy, 1500)}"
     )

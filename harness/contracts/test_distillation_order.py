@@ -1,6 +1,6 @@
 """Contract: the distillation text of an event reads input, reasoning, response, tool outputs, in that order.
 
-Incident: the kernel of seed 000 distilled old context from an event's input,
+Incident: the kernel of incident `deepseek-reasoning-400` distilled old context from an event's input,
 response and tool outputs only; the reasoning, where the round's key decision
 often lives, was never read. The fix puts the reasoning in, in the order the
 round happened: what was asked, what the model thought, what it answered, what
@@ -9,7 +9,13 @@ it gets cause and effect backwards.
 
 Rule: every non-empty part of the event appears in the distillation text, and
 the input comes before the reasoning, the reasoning before the response, and
-the response before the tool outputs (which keep their own order).
+the response before the tool outputs (which keep their own order). Whether the
+reasoning is read at all is the ``memory.reasoning`` policy (default
+``included``); with ``excluded`` it must not appear, and the rest keeps its
+order.
+
+Level: policy (``memory.reasoning``: what a distillation reads is a product
+decision an adapter may take differently).
 
 Production fingerprint: distilled memories that never mention why the agent
 did what it did, or that present its reasoning as a reaction to its own answer.
@@ -17,7 +23,7 @@ did what it did, or that present its reasoning as a reaction to its own answer.
 
 import pytest
 
-pytestmark = pytest.mark.wire
+pytestmark = pytest.mark.policy
 
 INPUT = "INPUT-7f3: which invoice was refunded?"
 REASONING = "REASONING-a91: they mean the refund, not the order, so look up invoices first"
@@ -39,13 +45,20 @@ def _event(with_tools: bool) -> dict:
 
 
 @pytest.mark.parametrize("with_tools", [False, True], ids=["text-round", "tool-round"])
-def test_distillation_reads_in_chronological_order(memory, with_tools):
+def test_distillation_reads_in_chronological_order(memory, policy, with_tools):
     event = _event(with_tools)
-    parts = [INPUT, REASONING, RESPONSE, *(OUTPUTS if with_tools else [])]
+    included = policy["memory.reasoning"] == "included"
+    parts = [INPUT, *([REASONING] if included else []), RESPONSE, *(OUTPUTS if with_tools else [])]
     text = memory.distill(event)
+    assert included or REASONING not in text, (
+        f"the distillation text holds the reasoning {REASONING!r}, but the policy memory.reasoning=excluded "
+        f"keeps it out; got {text!r} for event {event!r}"
+    )
     missing = [part for part in parts if part not in text]
     assert not missing, f"the distillation text lacks {missing}; got {text!r} for event {event!r}"
     positions = [text.index(part) for part in parts]
     order = [part.split(":")[0] for _, part in sorted(zip(positions, parts))]
     wanted = [part.split(":")[0] for part in parts]
-    assert order == wanted, f"the distillation text reads {order}, but should read {wanted}; got {text!r}"
+    assert order == wanted, (
+        f"the distillation text reads {order}, but should read {wanted}; got {text!r} for event {event!r}"
+    )

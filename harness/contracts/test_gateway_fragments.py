@@ -1,17 +1,30 @@
 """Contract: tool-call fragments in the shapes gateways really send are read as the calls they stand for.
 
-Incident: the accumulation bug of seed 001, met again through gateway quirks
-(provider facts, each a public bug report): some endpoints omit ``index`` on
-every fragment, telling calls apart only by a new ``id``; some deliver
-``arguments`` as an already-parsed JSON object instead of a string. Client
-libraries shipped "id-less fragments appended to the most recent call" and
-lost object arguments.
+Incident: the accumulation bug of incident `sse-index-accumulation`, met again through gateway quirks,
+each one a public bug report. Some OpenAI-compatible endpoints (Gemini's
+OpenAI-compatible layer, Ollama, some Qwen deployments, translators from the
+Responses API to Chat Completions) send every parallel call at ``index`` 0,
+or with no ``index`` at all, and tell calls apart only by a new ``id``; some
+number calls from 1; some deliver ``arguments`` as an already-parsed JSON
+object instead of a string. Some spell the keys a later fragment leaves out
+as ``null`` (DeepInfra's early deltas carry ``arguments: null``), and Azure AI
+Foundry and Mistral models deployed on Azure send no ``type`` on a call.
+Client libraries shipped "id-less fragments appended to the most recent
+call" and lost object arguments.
 
 Rule: a fragment without ``index`` continues the latest call, whatever index
 that call had, and a new ``id`` opens the next one (the first fragment opens
-the first call); a call that never streams ``arguments`` has ``""``;
-``arguments`` sent as an object come out as a JSON string that parses back to
-that object.
+the first call); a new ``id`` at an index already taken opens the next call
+too; calls numbered from 1 are read like calls numbered from 0; a call that
+never streams ``arguments`` has ``""``; ``arguments`` sent as an object come
+out as a JSON string that parses back to that object; ``null`` for ``id``,
+``type``, ``name`` or ``arguments`` means the key was left out; a call
+without ``type`` is a function call.
+
+Level: robust. The format makes ``index`` required and a call's identity;
+each shape here is one the endpoints named above send outside it. A client
+library that follows the format may fail these and still pass every wire
+contract.
 
 Production fingerprint: behind such a gateway every call after the first
 vanishes or swallows its neighbours' arguments; a tool receives ``null`` (or
@@ -22,18 +35,27 @@ import json
 
 import pytest
 
+from harness.stream_examples import completion_chunks, shown, sse
+from harness.wire_rules import same_arguments
+
 pytestmark = pytest.mark.robust
 
 
-def _sse(fragments: list[dict]) -> bytes:
-    chunks = [{"choices": [{"index": 0, "delta": {"tool_calls": [f]}, "finish_reason": None}]} for f in fragments]
-    chunks.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
-    return "".join(f"data: {json.dumps(c)}\n\n" for c in chunks).encode() + b"data: [DONE]\n\n"
+def _tool_call_stream(fragments: list[dict]) -> bytes:
+    """One chunk per fragment, a tool-calls finish, then ``[DONE]``: only the fragments leave the format."""
+    return sse(completion_chunks([{"tool_calls": [f]} for f in fragments], "tool_calls"))
 
 
-def _calls(stream, fragments: list[dict]) -> list[tuple]:
-    calls = stream.parse_stream(_sse(fragments))["tool_calls"]
-    return [(c.get("id"), c.get("name"), c.get("arguments")) for c in calls]
+def _check(stream, fragments: list[dict], expected: list[tuple[str, str, str]], what: str) -> None:
+    """The calls parsed from ``fragments`` (one per chunk) are ``expected``: (id, name, arguments) in order."""
+    body = _tool_call_stream(fragments)
+    calls = stream.parse_stream(body)["tool_calls"]
+    got = [(c.get("id"), c.get("name"), c.get("arguments")) for c in calls]
+    same = len(got) == len(expected) and all(
+        (gid, gname) == (wid, wname) and same_arguments(gargs, wargs)
+        for (gid, gname, gargs), (wid, wname, wargs) in zip(got, expected)
+    )
+    assert same, f"calls={got}, but {what} should give {expected}; stream: {shown(body)}"
 
 
 def test_fragments_without_index_follow_the_latest_call(stream):
@@ -44,8 +66,18 @@ def test_fragments_without_index_follow_the_latest_call(stream):
         {"function": {"arguments": '"b.txt"}'}},
     ]
     expected = [("call_a", "read", '{"path":"a.txt"}'), ("call_b", "read", '{"path":"b.txt"}')]
-    got = _calls(stream, fragments)
-    assert got == expected, f"calls={got}, but index-less fragments {fragments} should give {expected}"
+    _check(stream, fragments, expected, "index-less fragments, a new id opening each call,")
+
+
+def test_a_new_id_at_the_same_index_opens_the_next_call(stream):
+    fragments = [
+        {"index": 0, "id": "call_6b1e", "type": "function", "function": {"name": "get_weather", "arguments": ""}},
+        {"index": 0, "function": {"arguments": '{"city":"Oslo"}'}},
+        {"index": 0, "id": "call_9f4a", "type": "function", "function": {"name": "get_weather", "arguments": ""}},
+        {"index": 0, "function": {"arguments": '{"city":"Lisbon"}'}},
+    ]
+    expected = [("call_6b1e", "get_weather", '{"city":"Oslo"}'), ("call_9f4a", "get_weather", '{"city":"Lisbon"}')]
+    _check(stream, fragments, expected, "two calls both sent at index 0, told apart by their ids,")
 
 
 def test_index_less_pieces_continue_a_call_opened_at_index_1(stream):
@@ -54,8 +86,18 @@ def test_index_less_pieces_continue_a_call_opened_at_index_1(stream):
         {"function": {"arguments": '"oslo"}'}},
     ]
     expected = [("call_s", "search", '{"q":"oslo"}')]
-    got = _calls(stream, fragments)
-    assert got == expected, f"calls={got}, but fragments {fragments} should give {expected}"
+    _check(stream, fragments, expected, "a call opened at index 1 continued by index-less pieces")
+
+
+def test_calls_numbered_from_one(stream):
+    fragments = [
+        {"index": 1, "id": "call_x", "type": "function", "function": {"name": "get_time", "arguments": ""}},
+        {"index": 1, "function": {"arguments": '{"tz":"UTC"}'}},
+        {"index": 2, "id": "call_y", "type": "function", "function": {"name": "get_time", "arguments": ""}},
+        {"index": 2, "function": {"arguments": '{"tz":"CET"}'}},
+    ]
+    expected = [("call_x", "get_time", '{"tz":"UTC"}'), ("call_y", "get_time", '{"tz":"CET"}')]
+    _check(stream, fragments, expected, "two calls at indices 1 and 2 (no index 0)")
 
 
 def test_calls_that_stream_no_arguments_have_empty_arguments(stream):
@@ -64,17 +106,40 @@ def test_calls_that_stream_no_arguments_have_empty_arguments(stream):
         {"index": 0, "id": "call_q", "type": "function", "function": {"name": "ping"}},
     ]
     expected = [("call_p", "ping", ""), ("call_q", "ping", "")]
-    got = _calls(stream, fragments)
-    assert got == expected, f"calls={got}, but fragments without arguments {fragments} should give {expected}"
+    _check(stream, fragments, expected, "two calls without an arguments key")
+
+
+def test_later_fragments_with_null_keys_continue_their_call(stream):
+    nulls = {"id": None, "type": None}
+    fragments = [
+        {"index": 0, "id": "call_m", "type": "function", "function": {"name": "lookup", "arguments": None}},
+        {"index": 0, **nulls, "function": {"name": None, "arguments": '{"key":'}},
+        {"index": 1, "id": "call_n", "type": "function", "function": {"name": "lookup", "arguments": ""}},
+        {"index": 0, **nulls, "function": {"name": None, "arguments": '"m"}'}},
+        {"index": 1, **nulls, "function": {"name": None, "arguments": '{"key":"n"}'}},
+    ]
+    expected = [("call_m", "lookup", '{"key":"m"}'), ("call_n", "lookup", '{"key":"n"}')]
+    _check(stream, fragments, expected, "later fragments spelling the keys they leave out as null")
+
+
+def test_calls_without_a_type_are_function_calls(stream):
+    fragments = [
+        {"index": 0, "id": "call_t", "function": {"name": "get_weather", "arguments": ""}},
+        {"index": 0, "function": {"arguments": '{"city":"Bern"}'}},
+    ]
+    expected = [("call_t", "get_weather", '{"city":"Bern"}')]
+    _check(stream, fragments, expected, "a call whose opening fragment has no type")
 
 
 def test_object_arguments_become_their_json_text(stream):
     sent = {"city": "Zürich", "days": [1, 2], "units": None}
     fragments = [{"index": 0, "id": "call_o", "type": "function", "function": {"name": "forecast", "arguments": sent}}]
-    got = _calls(stream, fragments)
+    body = _tool_call_stream(fragments)
+    got = [(c.get("id"), c.get("name"), c.get("arguments")) for c in stream.parse_stream(body)["tool_calls"]]
     arguments = got[0][2] if len(got) == 1 else None
     assert isinstance(arguments, str) and _parsed(arguments) == sent, (
-        f"calls={got}, but arguments sent as the object {sent} should come back as JSON text of that object"
+        f"calls={got}, but arguments sent as the object {sent} should come back as JSON text of that object; "
+        f"stream: {shown(body)}"
     )
 
 

@@ -1,9 +1,9 @@
 """Contract: history rendered for a later turn carries each round's own reasoning, to providers that ask.
 
 Incident: the persisted event had no reasoning field and the renderer wrote
-assistant messages without it (seed 000, layer L1); elsewhere the history
+assistant messages without it (incident `deepseek-reasoning-400`, layer L1); elsewhere the history
 path never inserted the reasoning although the database kept it for every
-message (seed 004). Each later turn lost the model's working memory, and with
+message (incident `deepseek-thinking-imbalance`). Each later turn lost the model's working memory, and with
 tools DeepSeek refused the request outright. The fix is provider-scoped:
 OpenAI's strict schema rejects the field, so only providers that ask get it.
 
@@ -11,9 +11,16 @@ Rule: ``render_history(events, base_url=<DeepSeek>)`` gives each assistant
 message whose persisted reasoning is non-empty a top-level
 ``reasoning_content`` equal to it, no key where it was null or empty, and none
 on user or tool messages. ``render_history(events)`` (the call without a base
-URL) and a generic base URL carry none at all. Rendered for DeepSeek and then
-transformed for the era selected with ``--deepseek-era``, the request meets
-that era's rule, each carried value the round's own.
+URL) carries none at all, and a base URL whose host the ``reasoning.hosts``
+policy does not list carries none either; a listed one carries each round's
+own. Rendered for DeepSeek and then transformed for the era selected with
+``--deepseek-era``, the request meets that era's rule, each carried value the
+round's own.
+
+Level: per test. ``test_deepseek_history_carries_each_rounds_own_reasoning``
+and ``test_replayed_history_meets_the_era_rule``: provider (DeepSeek's
+round-trip rule). ``test_history_carries_reasoning_only_to_the_policys_hosts``:
+policy, key ``reasoning.hosts``.
 
 Production fingerprint: the first request of every later turn answers HTTP 400
 "The reasoning_content in the thinking mode must be passed back to the API."
@@ -30,7 +37,7 @@ from hypothesis import strategies as st
 
 from harness.contracts.persisted_events import events as persisted_event
 from harness.reasoning_rules import reasoning_violations
-from harness.request_examples import DEEPSEEK_URL, OPENAI_URL, TOOLS
+from harness.request_examples import DEEPSEEK_URL, OPENAI_URL, TOOLS, host_of
 
 persisted_events = st.lists(persisted_event(), min_size=1, max_size=5)
 
@@ -44,38 +51,58 @@ def _assistants(messages: list[dict], events: list[dict]) -> list[dict]:
 
 
 def _show(events: list[dict]) -> str:
-    return json.dumps([{"reasoning": e["reasoning"], "calls": len(e["tool_calls"])} for e in events])
+    return json.dumps([{"reasoning": e["reasoning"], "calls": len(e["tool_calls"])} for e in events],
+                      ensure_ascii=False)[:1500]
 
 
 @pytest.mark.provider
 @given(events=persisted_events)
 def test_deepseek_history_carries_each_rounds_own_reasoning(kernel, events):
     messages = kernel.render_history(events, base_url=DEEPSEEK_URL)
-    strays = [
-        f"#{n} {m.get('role')}"
+    problems = _own_reasoning_problems(messages, events)
+    assert not problems, (
+        f"render_history(events, base_url={DEEPSEEK_URL!r}): {len(problems)} problem(s):\n  "
+        + "\n  ".join(problems) + f"\nrounds {_show(events)}"
+    )
+
+
+def _own_reasoning_problems(messages: list[dict], events: list[dict]) -> list[str]:
+    """Each assistant message must carry its round's non-empty reasoning, no other message any."""
+    problems = [
+        f"message #{n} ({m.get('role')}) carries reasoning_content, but only assistant messages may"
         for n, m in enumerate(messages)
         if m.get("role") != "assistant" and "reasoning_content" in m
     ]
-    assert not strays, f"messages {strays} carry reasoning_content, but only assistant messages may"
     for n, (message, event) in enumerate(zip(_assistants(messages, events), events)):
         expected = event["reasoning"] or "<absent>"
         got = message.get("reasoning_content", "<absent>")
-        assert got == expected, (
-            f"assistant message of round #{n}: reasoning_content={got!r}, but should be {expected!r} for persisted "
-            f"reasoning {event['reasoning']!r} (top level, non-empty only); rounds {_show(events)}"
-        )
+        if got != expected:
+            problems.append(
+                f"assistant message of round #{n}: reasoning_content={got!r}, but should be {expected!r} for "
+                f"persisted reasoning {event['reasoning']!r} (top level, non-empty only)"
+            )
+    return problems
 
 
 @pytest.mark.policy
 @given(events=persisted_events, base_url=st.sampled_from([None, OPENAI_URL]))
-def test_generic_history_carries_no_reasoning(kernel, events, base_url):
-    renders = {"render_history(events)": kernel.render_history(events)} if base_url is None else {}
-    renders[f"render_history(events, base_url={base_url!r})"] = kernel.render_history(events, base_url=base_url)
-    for call, messages in renders.items():
-        carriers = [f"#{n} {m.get('role')}" for n, m in enumerate(messages) if "reasoning_content" in m]
-        assert not carriers, (
-            f"{call}: messages {carriers} carry reasoning_content, but a generic provider should get none; "
-            f"rounds {_show(events)}"
+def test_history_carries_reasoning_only_to_the_policys_hosts(kernel, policy, events, base_url):
+    hosts = policy.hosts("reasoning.hosts")
+    renders = {"render_history(events)": (kernel.render_history(events), False)} if base_url is None else {}
+    listed = host_of(base_url) in hosts
+    renders[f"render_history(events, base_url={base_url!r})"] = (
+        kernel.render_history(events, base_url=base_url), listed)
+    for call, (messages, wants_reasoning) in renders.items():
+        if wants_reasoning:
+            problems = _own_reasoning_problems(messages, events)
+        else:
+            problems = [f"message #{n} ({m.get('role')}) carries reasoning_content"
+                        for n, m in enumerate(messages) if "reasoning_content" in m]
+        assert not problems, (
+            f"{call} with reasoning.hosts={list(hosts)}: "
+            + ("each round's own reasoning should come back" if wants_reasoning else "no message should carry "
+               "reasoning_content")
+            + ":\n  " + "\n  ".join(problems) + f"\nrounds {_show(events)}"
         )
 
 

@@ -1,7 +1,7 @@
 """Contract: every persisted round carries its own reasoning, and only its own.
 
 Incident: a DeepSeek-backed kernel lost reasoning at every layer it kept
-(seed 000). Fixing it held a trap: the frame kept the model response in a field
+(incident `deepseek-reasoning-400`). Fixing it held a trap: the frame kept the model response in a field
 it set only when a round asked for tools, so in the final text-only round that
 field still held the previous tool round. Persisting reasoning from it stamps
 the last tool round's chain of thought onto the final answer, which is worse
@@ -14,6 +14,9 @@ reasoning, and the history rendered from the events gives each assistant
 message that reasoning as ``reasoning_content`` for a provider that wants
 reasoning back (DeepSeek). A final round without
 reasoning persists none, not the previous round's.
+
+Level: provider (each round's reasoning goes back to DeepSeek, whose rule
+asks for it; the wrong round's reasoning is worse than none).
 
 Production fingerprint: the final answer of a turn is stored (and replayed to
 the provider) with the chain of thought of the tool round before it; without

@@ -1,7 +1,7 @@
 """Contract: with tools, every assistant turn sent to DeepSeek has ``reasoning_content``; real values stay.
 
 Incident: fixing the kernel to store reasoning only helps rounds persisted
-after the fix (seed 000). Sessions on disk were written before the field
+after the fix (incident `deepseek-reasoning-400`). Sessions on disk were written before the field
 existed; every request carries tools, and DeepSeek's rule then wants
 ``reasoning_content`` on every earlier assistant turn, so those sessions got
 HTTP 400 on every transform, restarts included: the missing field sits in old
@@ -17,6 +17,9 @@ the last; one that has it keeps its exact value; without ``tools`` no message
 gains it. Every other key, of the body and of every message, is deep-equal to
 the input; system, user and tool messages are untouched; the input body is not
 modified.
+
+Level: provider (DeepSeek's current round-trip rule; the ``""`` that
+satisfies it is reported by users, not documented).
 
 Production fingerprint: after an upgrade, old sessions answer HTTP 400 "The
 reasoning_content in the thinking mode must be passed back to the API." on

@@ -12,6 +12,8 @@ Rule: for each era, the transformed body of any history meets that era's rule
 (:mod:`harness.reasoning_rules`), and every value carried is the message's own:
 real reasoning verbatim, ``""`` only where the message had none.
 
+Level: provider (DeepSeek's rule, era by era).
+
 Production fingerprint: R1: 400 "The reasoning_content is an intermediate
 result for display purposes only ..."; V3.2: 400 "Missing
 `reasoning_content` field in the assistant message at message index N.";
@@ -52,7 +54,8 @@ def test_each_era_rule_is_kept(transform, era, body):
     after = transform.transform_request(body, {"base_url": DEEPSEEK_URL, "era": era})
     messages = after.get("messages") or []
     assert len(messages) == len(body["messages"]), (
-        f"{len(messages)} messages came back, but {len(body['messages'])} went in (era {era!r})"
+        f"{len(messages)} messages came back, but {len(body['messages'])} went in (era {era!r}); input messages: "
+        + json.dumps(body["messages"], ensure_ascii=False)[:1500]
     )
     has_tools = bool(body.get("tools"))
     problems = reasoning_violations(messages, era, has_tools) + _foreign_values(body["messages"], messages)

@@ -5,7 +5,7 @@ tool calls only; the round's reasoning was "kept only for debugging" (seed
 004). In a tool conversation that reasoning is the model's working memory
 from one round to the next: without it every round started thinking from
 scratch and re-read the files it had just read. DeepSeek's rule makes the
-same omission fatal (seed 000): with tools, the follow-up request must carry
+same omission fatal (incident `deepseek-reasoning-400`): with tools, the follow-up request must carry
 the reasoning of the rounds before it.
 
 Rule, under the era selected with ``--deepseek-era``: replaying a recorded
@@ -16,8 +16,12 @@ message of every earlier round sits beside that round's own ``tool_calls``
 and, under ``v3.2`` and ``current``, carries at its top level the
 ``reasoning_content`` that round streamed, not another round's; under ``r1``
 no message carries it. Every request sent keeps the thinking settings asked
-for. What came back: the tools ran with the streamed arguments, and the
-turn's answer is the last round's text.
+for (thinking on, at the top level; an effort DeepSeek reads as ``high``).
+What came back: the tools ran with the streamed arguments (compared as JSON
+values), and the turn's answer is the last round's text.
+
+Level: provider (DeepSeek's round-trip rule of the selected era, and its
+thinking switch).
 
 Production fingerprint: the thinking-to-action ratio explodes (each round
 re-reads what the last one read), or the second request of every tool turn
@@ -29,9 +33,10 @@ import json
 
 import pytest
 
-from harness.reasoning_rules import reasoning_violations
+from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG, reasoning_violations
 from harness.replay import replay
 from harness.scripted import ScriptedTool
+from harness.wire_rules import same_arguments
 
 pytestmark = pytest.mark.provider
 
@@ -101,15 +106,20 @@ def test_requests_sent_keep_the_thinking_settings(transport, deepseek_era):
             f"request #{k + 1} sent {settings}, but effort {OPTIONS['effort']!r} should leave thinking on, "
             "switched at the top level of the body"
         )
-        assert body.get("reasoning_effort") == "high", (
-            f"request #{k + 1} sent {settings}, but effort 'high' should send reasoning_effort 'high'"
+        assert DEEPSEEK_EFFORT_RUNG.get(body.get("reasoning_effort")) == "high", (
+            f"request #{k + 1} sent {settings}, but effort 'high' should send a reasoning_effort DeepSeek reads "
+            "as high"
         )
 
 
 def test_tools_ran_with_the_streamed_arguments(transport, deepseek_era):
     played, tools, result = _turn(transport, deepseek_era)
     runs = {tool.name: [run.arguments for run in tool.runs] for tool in tools}
-    assert runs == EXPECTED_RUNS, f"the tools ran with {runs}, but the cassette streamed {EXPECTED_RUNS}"
+    same = runs.keys() == EXPECTED_RUNS.keys() and all(
+        len(runs[name]) == len(sent) and all(same_arguments(got, want) for got, want in zip(runs[name], sent))
+        for name, sent in EXPECTED_RUNS.items()
+    )
+    assert same, f"the tools ran with {runs}, but the cassette streamed {EXPECTED_RUNS} (arguments as JSON values)"
     events = result["events"]
     answer = events[-1]["response"] if events else None
     assert answer == played.rounds[-1].content, (

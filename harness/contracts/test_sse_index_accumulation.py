@@ -2,7 +2,7 @@
 
 Incident: a client joined parallel streamed tool calls by each fragment's
 position in the chunk's ``tool_calls`` list (``accs[i]``) instead of the
-fragment's ``index`` field (seed 001). Providers stream each call's arguments
+fragment's ``index`` field (incident `sse-index-accumulation`). Providers stream each call's arguments
 over many chunks, one fragment per chunk, so that position is always 0: every
 argument piece of every call landed on the first call, and the others were
 left with nothing. Tools then ran without their arguments, and the agent
@@ -10,7 +10,16 @@ seemed to forget what it had just decided to do.
 
 Rule: fragments are grouped by their upstream ``index``, never by where they
 sit in a chunk; a call's arguments are its own pieces joined in arrival order,
-whatever the other calls stream in between.
+whatever the other calls stream in between, and whatever order the calls
+open in. The streams are the format's own: calls numbered 0 to n - 1, each
+opening fragment carrying ``id``, ``type`` and ``function.name``, later
+fragments only ``index`` and an ``arguments`` piece; arguments compare as JSON
+values (a client may re-serialize them).
+
+Level: wire (the ``index`` rule of the chat-completions streaming format).
+The shapes gateways send outside it (no ``index``, a new ``id`` at a taken
+index, numbering from 1, nulls for the keys a fragment leaves out) are the
+robust contract ``test_gateway_fragments.py``.
 
 Production fingerprint: a response with 12 parallel calls, 11 of them with
 empty arguments and the first holding every call's pieces run together; in
@@ -23,23 +32,29 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness.stream_examples import (
+    ENVELOPE,
+    Envelope,
+    completion_chunks,
+    envelopes,
+    shown,
+    sse,
+)
+from harness.wire_rules import same_arguments
+
 pytestmark = pytest.mark.wire
 
 
-def _sse(chunks: list[list[dict]]) -> bytes:
-    """One ``data:`` event per chunk (each a ``tool_calls`` list), a tool-calls finish, then ``[DONE]``."""
-    events = [{"choices": [{"index": 0, "delta": {"tool_calls": c}, "finish_reason": None}]} for c in chunks]
-    events.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
-    return "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode() + b"data: [DONE]\n\n"
+def _tool_call_stream(chunks: list[list[dict]], envelope: Envelope = ENVELOPE) -> bytes:
+    """One chunk per ``tool_calls`` list, a tool-calls finish, then ``[DONE]``."""
+    return sse(completion_chunks([{"tool_calls": c} for c in chunks], "tool_calls", envelope=envelope))
 
 
 def _first(index: int, cid: str, name: str, arguments: str) -> dict:
     return {"index": index, "id": cid, "type": "function", "function": {"name": name, "arguments": arguments}}
 
 
-def _later(index: int, arguments: str, nulls: bool = False) -> dict:
-    if nulls:  # how SDK dumps spell the keys a wire fragment leaves out
-        return {"index": index, "id": None, "type": None, "function": {"name": None, "arguments": arguments}}
+def _later(index: int, arguments: str) -> dict:
     return {"index": index, "function": {"arguments": arguments}}
 
 
@@ -60,15 +75,21 @@ def _problems(calls: list[dict], expected: list[tuple[str, str, str]]) -> list[s
         if call.get("name") != name:
             problems.append(f"call {cid}: name={call.get('name')!r}, expected {name!r}; {n} calls in stream")
         got = call.get("arguments")
-        if got != want:
-            problems.append(f"call {cid} ({name}): arguments={got!r}, expected {want!r}; {n} calls in stream")
+        if not same_arguments(got, want):
+            problems.append(
+                f"call {cid} ({name}): arguments={got!r}, expected {want!r} (as a JSON value); {n} calls in stream"
+            )
     return problems
 
 
-def _check(stream, chunks: list[list[dict]], expected: list[tuple[str, str, str]], what: str) -> None:
-    calls = stream.parse_stream(_sse(chunks))["tool_calls"]
+def _check(stream, chunks: list[list[dict]], expected: list[tuple[str, str, str]], what: str,
+           envelope: Envelope = ENVELOPE) -> None:
+    body = _tool_call_stream(chunks, envelope)
+    calls = stream.parse_stream(body)["tool_calls"]
     problems = _problems(calls, expected)
-    assert not problems, f"{what}: {len(problems)} problem(s):\n  " + "\n  ".join(problems)
+    assert not problems, (
+        f"{what}: {len(problems)} problem(s):\n  " + "\n  ".join(problems) + f"\nstream: {shown(body)}"
+    )
 
 
 def test_parallel_calls_keep_their_own_arguments(stream):
@@ -120,7 +141,12 @@ def _pieces(draw, text: str) -> list[str]:
 
 @st.composite
 def _parallel_streams(draw):
-    """Calls (id, name, arguments) and the fragment chunks that stream them, interleaved."""
+    """Calls (id, name, arguments) and the fragment chunks that stream them, interleaved.
+
+    Calls are numbered 0 to n - 1 and may open in any order (the format gives
+    the order of openings no meaning); any call's pieces may come between any
+    other's.
+    """
     n = draw(st.integers(1, 8))
     # Distinct by construction; the drawn stems vary what ids and names look like.
     ids = [f"{draw(_stem)}{k}" for k in range(n)]
@@ -130,12 +156,11 @@ def _parallel_streams(draw):
     pieces = [_pieces(draw, text) for text in arguments]
     # A shuffled multiset of call numbers: each call's k-th occurrence sends its k-th piece.
     order = draw(st.permutations([k for k in range(n) for _ in pieces[k]]))
-    nulls = draw(st.booleans())
     sent = [0] * n
     fragments = []
     for k in order:
         piece = pieces[k][sent[k]]
-        fragments.append(_first(k, ids[k], names[k], piece) if sent[k] == 0 else _later(k, piece, nulls))
+        fragments.append(_first(k, ids[k], names[k], piece) if sent[k] == 0 else _later(k, piece))
         sent[k] += 1
     # One fragment per chunk as in the incident, unless a drawn flag joins it to the
     # previous chunk: lists of several calls' fragments test position against index too.
@@ -149,8 +174,9 @@ def _parallel_streams(draw):
     return list(zip(ids, names, arguments)), chunks
 
 
-@given(_parallel_streams())
-def test_any_interleaving_keeps_each_calls_arguments(stream, sample):
+@given(_parallel_streams(), envelopes)
+def test_any_interleaving_keeps_each_calls_arguments(stream, sample, envelope):
     expected, chunks = sample
     shape = " | ".join(",".join(f"{f['index']}" for f in chunk) for chunk in chunks)
-    _check(stream, chunks, expected, f"{len(expected)} calls streamed as chunks of fragment indices [{shape}]")
+    _check(stream, chunks, expected, f"{len(expected)} calls streamed as chunks of fragment indices [{shape}]",
+           envelope)

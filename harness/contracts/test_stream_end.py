@@ -1,72 +1,85 @@
 """Contract: the end of a stream is read too: its finish reason, its usage, and a provider's error.
 
-Incident: the streams of seed 001 end with a chunk whose only news is
+Incident: the streams of incident `sse-index-accumulation` end with a chunk whose only news is
 ``finish_reason: "tool_calls"`` and, with ``stream_options.include_usage``, a
-usage-only chunk whose ``choices`` is ``[]`` (some providers leave the key
-out; provider facts). In seed 000 the kernel fails over to the next provider
-only when a provider's error is an error ("all 2 providers failed, last
-error: api error 400"); a provider can also report one inside a 200 stream.
+usage chunk whose ``choices`` is ``[]``. In incident `deepseek-reasoning-400` the kernel fails over to
+the next provider only when a provider's error is an error ("all 2 providers
+failed, last error: api error 400"); a provider can also report one inside a
+200 stream.
 
 Rule: the parsed response's ``finish_reason`` is the last one the stream
-sent; its ``usage`` is the usage object sent, whether that chunk has
-``choices: []`` or no ``choices``; a chunk carrying an ``error`` object makes
-``parse_stream`` fail instead of returning a response.
+sent; its ``usage`` holds every count the usage chunk sent, with its value; a
+chunk carrying an ``error`` object makes ``parse_stream`` fail instead of
+returning a response, while the same stream without that chunk parses.
+
+Level: wire, except one usage case. ``choices`` is a required key of every
+chunk, and the format's usage chunk has ``choices: []``: a usage chunk
+without the key is robust. Fireworks sends usage-only chunks without
+``choices``, as did other inference servers and the bridge some gateways put
+in front of the Responses API (public reports).
 
 Production fingerprint: after a tool round the kernel sees ``finish_reason``
 None and stops or loops; token accounting reads zero on every round; a
 provider error mid-stream becomes an empty assistant reply and no failover.
 """
 
-import json
-
 import pytest
 
-pytestmark = pytest.mark.wire
+from harness.stream_examples import ENVELOPE, completion_chunks, shown, sse, usage_chunk
 
 FAILED = object()
 USAGE = {"prompt_tokens": 31, "completion_tokens": 7, "total_tokens": 38}
-
-
-def _sse(*events: dict) -> bytes:
-    return "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode() + b"data: [DONE]\n\n"
-
-
-def _delta(delta: dict, finish_reason: str | None = None) -> dict:
-    return {"choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
-
-
 CALL = {"index": 0, "id": "call_k2", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}
 STREAMS = {
-    "tool-round": (_sse(_delta({"tool_calls": [CALL]}), _delta({}, "tool_calls")), "tool_calls"),
-    "text-answer": (_sse(_delta({"content": "It is noon."}), _delta({}, "stop")), "stop"),
-    "cut-by-length": (_sse(_delta({"content": "It is"}, "length")), "length"),
+    "tool-round": (completion_chunks([{"content": None, "tool_calls": [CALL]}], "tool_calls"), "tool_calls"),
+    "text-answer": (completion_chunks([{"content": "It is noon."}], "stop"), "stop"),
+    "cut-by-length": (completion_chunks([{"content": "It is"}], "length"), "length"),
 }
 
 
+@pytest.mark.wire
 @pytest.mark.parametrize("sample", STREAMS)
 def test_finish_reason_is_the_last_one_sent(stream, sample):
-    body, expected = STREAMS[sample]
+    chunks, expected = STREAMS[sample]
+    body = sse(chunks)
     got = stream.parse_stream(body).get("finish_reason")
-    assert got == expected, f"finish_reason={got!r}, but the {sample} stream ended with {expected!r}: {body!r:.300}"
+    assert got == expected, f"finish_reason={got!r}, but the {sample} stream ended with {expected!r}: {shown(body)}"
 
 
-@pytest.mark.parametrize("choices", ["empty-list", "absent"])
+@pytest.mark.parametrize(
+    "choices",
+    [pytest.param(True, id="empty-list", marks=pytest.mark.wire),
+     pytest.param(False, id="absent", marks=pytest.mark.robust)],
+)
 def test_usage_chunk_is_kept(stream, choices):
-    last = {"choices": [], "usage": USAGE} if choices == "empty-list" else {"usage": USAGE}
-    body = _sse(_delta({"content": "It is noon."}), _delta({}, "stop"), last)
+    last = usage_chunk(ENVELOPE, USAGE, choices=choices)
+    body = sse([*completion_chunks([{"content": "It is noon."}], "stop"), last])
     got = stream.parse_stream(body)
-    assert got.get("usage") == USAGE, f"usage={got.get('usage')!r}, but the last chunk {last} sent {USAGE}"
+    usage = got.get("usage")
+    kept = isinstance(usage, dict) and {key: usage.get(key, "<absent>") for key in USAGE} == USAGE
+    assert kept, f"usage={usage!r}, but should hold the counts {USAGE} the last chunk sent; stream: {shown(body)}"
     assert got.get("content") == "It is noon." and got.get("finish_reason") == "stop", (
-        f"content={got.get('content')!r}, finish_reason={got.get('finish_reason')!r} after a usage chunk "
-        f"{last}, but should stay 'It is noon.' and 'stop'"
+        f"content={got.get('content')!r}, finish_reason={got.get('finish_reason')!r} after a usage chunk, but "
+        f"should stay 'It is noon.' and 'stop'; stream: {shown(body)}"
     )
 
 
+@pytest.mark.wire
 def test_an_error_inside_the_stream_fails_the_parse(stream):
     error = {"error": {"message": "The server is overloaded, retry later", "type": "server_error"}}
-    body = _sse(_delta({"content": "It is"}), error)
+    opening, finish = completion_chunks([{"content": "It is"}], "stop")
+    # The same stream without the error chunk must parse: an adapter that refuses everything proves nothing.
+    clean = sse([opening, finish])
+    parsed = stream.parse_stream(clean)
+    assert parsed.get("content") == "It is" and parsed.get("finish_reason") == "stop", (
+        f"content={parsed.get('content')!r}, finish_reason={parsed.get('finish_reason')!r}, but the stream "
+        f"without an error chunk should parse to 'It is' and 'stop'; stream: {shown(clean)}"
+    )
+    body = sse([opening, error, finish])
     try:
         got = stream.parse_stream(body)
-    except Exception:
+    except Exception:  # the adapter's own error type
         got = FAILED
-    assert got is FAILED, f"parse_stream returned {got!r}, but a stream with an error chunk {error} should fail"
+    assert got is FAILED, (
+        f"parse_stream returned {got!r}, but a stream with the error chunk {error} should fail; stream: {shown(body)}"
+    )

@@ -1,18 +1,20 @@
 """Contract: DeepSeek's thinking switch is a top-level key of the request body, sent only when asked.
 
 Incident: an adapter wrote ``req.extra_body.thinking = {type="disabled"}`` and
-sent the raw JSON to api.deepseek.com (seed 000). ``extra_body`` is an
+sent the raw JSON to api.deepseek.com (incident `deepseek-reasoning-400`). ``extra_body`` is an
 argument of the OpenAI Python SDK, which merges it into the top level of the
 HTTP body; sent raw, the server ignores the key. The kernel's "thinking off"
 never took effect, every request ran in thinking mode, and every one hit the
 reasoning round-trip rule. Elsewhere the slider's "off" sent nothing at all
-(seed 004), so thinking stayed at its default: on, at high effort.
+(incident `deepseek-thinking-imbalance`), so thinking stayed at its default: on, at high effort.
 
 Rule: for the DeepSeek profile, ``thinking`` is a key of the top level of the
 transformed body and nowhere else (no ``extra_body``); ``effort: "off"`` sends
 ``{"type": "disabled"}``; an effort level never disables it; a caller who did
 not ask (no effort, main role) gets no ``thinking`` key, so the server default
 stands.
+
+Level: provider (DeepSeek's documented switch and its default).
 
 Production fingerprint: thinking is configured off, yet responses still stream
 ``reasoning_content`` and the session dies with HTTP 400 "The

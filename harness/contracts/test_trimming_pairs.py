@@ -1,7 +1,7 @@
 """Contract: trimming an overflowing history never separates a tool call from its result.
 
 Incident: an agent's conversation died for good with HTTP 400 on every
-provider (seed 003). Trimming was the first suspect: a history cut back on
+provider (incident `batch-path-pairing`). Trimming was the first suspect: a history cut back on
 overflow is the classic way an assistant message with ``tool_calls`` loses its
 tool messages, or tool messages lose their call. That time the kernel's log
 cleared it ("overflow check ratio=1.21 threshold=1.25": trimming had not run);
@@ -12,6 +12,9 @@ Rule: for any history of turns with (parallel) tool calls and any budget, the
 trimmed history passes the provider's pairing rule and ends with the most
 recent turn, whole. With a budget far below the history's size, trimming must
 actually drop something (otherwise this contract never reached the trimmer).
+
+Level: wire (the pairing rule every provider enforces with HTTP 400, and the
+turn the next request answers).
 
 Production fingerprint: HTTP 400 "An assistant message with 'tool_calls' must
 be followed by tool messages responding to each 'tool_call_id'" or "messages

@@ -1,12 +1,15 @@
 """Contract: trimming an overflowing history keeps the system prompt.
 
-Incident: seed 003: a history cut back on overflow is what the provider sees
+Incident: incident `batch-path-pairing`: a history cut back on overflow is what the provider sees
 next. The system prompt sits before the first turn, so a trimmer that drops
 "the oldest messages" drops it first.
 
 Rule: when a history opening with system messages is trimmed (to any budget,
 however small), those system messages still open the trimmed history, in
 order, and the latest turn is still there.
+
+Level: wire (what the next request carries must be the conversation that
+happened: its instructions and its latest turn).
 
 Production fingerprint: after a long conversation the agent forgets its
 instructions: persona, tool-use policy and output format change mid-session.
@@ -32,5 +35,11 @@ def test_system_prompt_survives_trimming(memory, budget):
     assert trimmed[: len(SYSTEM)] == SYSTEM, (
         f"trimmed to budget {budget}, the history opens with {trimmed[:2]}, but should keep the system prompt {SYSTEM}"
     )
-    assert trimmed[-2:] == TURNS[-1], f"trimmed to budget {budget}, the latest turn {TURNS[-1]} is gone"
-    assert len(trimmed) < len(HISTORY), f"budget {budget} is far below the history's size, yet nothing was trimmed"
+    assert trimmed[-2:] == TURNS[-1], (
+        f"trimmed to budget {budget}, the history ends with {trimmed[-2:]}, but should end with the latest turn "
+        f"{TURNS[-1]}"
+    )
+    assert len(trimmed) < len(HISTORY), (
+        f"trimmed to budget {budget}, {len(trimmed)} of {len(HISTORY)} messages came back, but a budget far below "
+        "the history's size should drop some"
+    )

@@ -1,6 +1,6 @@
 """Contract: the words of a turn reach the wire, the store and the replayed history unchanged.
 
-Incident: seed 003: the event written to disk, not the in-memory messages, is
+Incident: incident `batch-path-pairing`: the event written to disk, not the in-memory messages, is
 what the next request is rendered from, so a field lost on the way to the
 store only shows up one turn later. Here the fields are the turn's words: the
 user's question, each tool's output and the model's answer.
@@ -11,6 +11,9 @@ each tool's output as the content of the tool message for its call; the
 persisted events hold the question as ``input``, each output under its call
 id and the answer as ``response``; the history rendered from those events
 carries the question, every output and the answer.
+
+Level: wire (the question, each tool's output and the answer are the
+conversation the format carries; losing one breaks it on every provider).
 
 Production fingerprint: the next turn's request holds ``"content": null``
 where the question or a tool's output was; the model answers as if it had

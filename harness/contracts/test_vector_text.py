@@ -1,13 +1,17 @@
 """Contract: the text an event is indexed under for vector search includes its reasoning.
 
-Incident: the kernel of seed 000 built each event's search text from its input
+Incident: the kernel of incident `deepseek-reasoning-400` built each event's search text from its input
 and response. The clue that makes a round findable often exists only in the
 reasoning ("the user wants A, not B, so look up C first"); searched by the
 response alone, memory recall picks the wrong rounds or misses the right one.
 The fix adds the reasoning to the search text.
 
-Rule: the vector-search text of an event with reasoning contains that
-reasoning verbatim.
+Rule: under the ``memory.reasoning`` policy ``included`` (the default), the
+vector-search text of an event with reasoning contains that reasoning
+verbatim; under ``excluded`` it does not contain it.
+
+Level: policy (``memory.reasoning``: what an event is indexed under is a
+product decision an adapter may take differently).
 
 Production fingerprint: memory recall that never finds a round by the intent
 the model worked out, only by the words of its final answer.
@@ -34,11 +38,13 @@ INCIDENT_EVENT = {
 
 @given(event=events(reasoning=st.text(min_size=1)))
 @example(event=INCIDENT_EVENT)
-def test_vector_text_contains_the_reasoning(memory, event):
+def test_vector_text_follows_the_reasoning_policy(memory, policy, event):
     # Reasoning that also occurs in the input or response would be found without being indexed.
     assume(event["reasoning"] not in event["input"] and event["reasoning"] not in event["response"])
     text = memory.vector_text(event)
-    assert event["reasoning"] in text, (
-        f"vector text={shown(text)} lacks the reasoning {shown(event['reasoning'])} "
-        f"for input {shown(event['input'])}, response {shown(event['response'])}"
+    included = policy["memory.reasoning"] == "included"
+    assert (event["reasoning"] in text) == included, (
+        f"vector text={shown(text)} {'lacks' if included else 'holds'} the reasoning {shown(event['reasoning'])}, "
+        f"but memory.reasoning={policy['memory.reasoning']} says it should be "
+        f"{'in' if included else 'out'}; input {shown(event['input'])}, response {shown(event['response'])}"
     )

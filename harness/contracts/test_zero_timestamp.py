@@ -1,6 +1,6 @@
 """Contract: events with a zero timestamp are stored and read back intact, under stable ids.
 
-Incident: while fixing reasoning storage (seed 000) the kernel's authors found
+Incident: while fixing reasoning storage (incident `deepseek-reasoning-400`) the kernel's authors found
 that cold storage computed block ids from the event's timestamp, and for a zero
 timestamp used the current time instead, while the stored event record kept
 the zero. The ids the reader derived never matched the ids written: the content
@@ -12,6 +12,9 @@ Rule: events whose timestamp is zero store and load with every text and tool
 field intact; storing the same events again gives the same block ids and the
 same loaded timestamps (a value derived from the event, never from the clock).
 
+Level: wire (a store that loses whole events loses the conversation, on
+every provider).
+
 Production fingerprint: events recalled from cold storage with empty input,
 response and reasoning although their blocks exist; no error, no log line.
 """
@@ -20,7 +23,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.contracts.persisted_events import FIELDS, differences, events
+from harness.contracts.persisted_events import FIELDS, differences, events, shown
 
 pytestmark = pytest.mark.wire
 
@@ -34,7 +37,9 @@ zero_events_with_blocks = st.lists(events(timestamps=ZERO, reasoning=st.text(min
 @given(stored=zero_events)
 def test_zero_timestamp_events_load_intact(memory, stored):
     loaded = memory.load_blocks(memory.store_blocks(stored))
-    assert len(loaded) == len(stored), f"stored {len(stored)} zero-timestamp events, loaded {len(loaded)}"
+    assert len(loaded) == len(stored), (
+        f"stored {len(stored)} zero-timestamp events, but loaded {len(loaded)}; stored {shown(stored, 1500)}"
+    )
     for n, (want, got) in enumerate(zip(stored, loaded)):
         problems = differences(want, got, TEXT_AND_TOOL_FIELDS)
         assert not problems, (

@@ -92,6 +92,9 @@ class ContractsExecutor:
                 "no:cacheprovider",
                 "--harness-profile",
                 self.profile,
+                # A hang the mutant causes is the mutant's timeout, judged by its own budget.
+                "--adapter-timeout",
+                "0",
                 "-q",
                 "--no-header",
                 "--color=no",

@@ -36,7 +36,7 @@ _CONFIG = """\
 source_paths = ["harness"]
 only_mutate = {only}
 pytest_add_cli_args_test_selection = {contracts}
-pytest_add_cli_args = ["-p", "no:cacheprovider", "--harness-profile", "ci", "-p", "harness.nightly.mutmut_probe"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "--harness-profile", "ci", "--adapter-timeout", "0", "-p", "harness.nightly.mutmut_probe"]
 """
 
 

@@ -2,7 +2,7 @@
 
 Each faulty bridge next to it serves this with one fault: ``serve(fault)``
 calls ``fault(method, params)`` before answering each request; the fault may
-exit, hang or print garbage. ``--fold-reasoning`` adds the seed-000 bug (the
+exit, hang or print garbage. ``--fold-reasoning`` adds the `deepseek-reasoning-400` bug (the
 reasoning folded into content), so a run has failed contracts as well.
 """
 

@@ -57,14 +57,14 @@ def test_crash_is_an_error_and_errors_are_counted_apart_from_failures():
     run = _check("--adapter-cmd", _bridge("crash.py", "--fold-reasoning"))
     out = run.stdout
     assert run.returncode == 1, out + run.stderr
-    errors = [line for line in _lines(out, "ERROR") if not line.startswith("ERROR [")]  # not the summary's
+    errors = [line for line in _lines(out, "ERROR") if re.fullmatch(r"ERROR  \[\w+\] \S+", line)]  # not the summary's
     assert errors == ["ERROR  [wire] test_sse_index_accumulation.py::test_twelve_parallel_calls_of_the_incident"], out
     assert re.search(r"bridge error on request #\d+ parse_stream\(body=b'data: ", out), out
     assert "the adapter process exited with code 2 before replying; reply line: none" in out
     assert "panic: index out of range [11] with length 1" in out, "the adapter's stderr is quoted"
     # The run went on: a new process answered the stream contract that comes after the crash.
-    assert "PASSED  test_sse_index_accumulation.py::test_any_interleaving_keeps_each_calls_arguments" in out
-    failed = _lines(out, "FAILED")
+    assert "PASSED  [wire] test_sse_index_accumulation.py::test_any_interleaving_keeps_each_calls_arguments" in out
+    failed = [line for line in _lines(out, "FAILED") if re.fullmatch(r"FAILED  \[\w+\] \S+", line)]
     assert failed and all("test_reasoning_top_level.py" in line for line in failed), out
     summary = out.strip().splitlines()[-1]
     assert re.fullmatch(rf"\d+ passed, {len(failed)} failed, 1 error, \d+ not applicable", summary), summary

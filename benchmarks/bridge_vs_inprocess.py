@@ -23,8 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.adapter import CAPABILITIES
-from harness.check import CONTRACTS_DIR
+from harness.adapter import FIXTURE_NAMES, GROUPS
+from harness.plugin import CONTRACTS_DIR
+
+CODEC_FIXTURES = {FIXTURE_NAMES[cap] for cap in GROUPS["codec"]}
+ALL_FIXTURES = set(FIXTURE_NAMES.values())
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -33,8 +36,9 @@ NODE_EXAMPLE = "node examples/node-adapter/bridge.js"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Loaded into each measured run (``-p``): keep the contracts that need ``codec`` and nothing else."""
-    items[:] = [item for item in items if set(getattr(item, "fixturenames", ())) & CAPABILITIES.keys() == {"codec"}]
+    """Loaded into each measured run (``-p``): keep the contracts that need codec capabilities and nothing else."""
+    items[:] = [item for item in items if set(getattr(item, "fixturenames", ())) & ALL_FIXTURES <= CODEC_FIXTURES
+                and set(getattr(item, "fixturenames", ())) & CODEC_FIXTURES]
 
 
 def timed_run(adapter_args: list[str]) -> tuple[float, float]:

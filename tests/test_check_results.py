@@ -150,3 +150,18 @@ def test_junit_and_markdown_carry_level_and_capability(tmp_path):
     text = markdown.read_text()
     assert "| provider | messages | 0 | 3 | 0 | 0 |" in text, text
     assert "`test_reasoning_top_level.py::test_reasoning_is_top_level_beside_content`" in text, text
+
+
+def test_the_nightly_profile_prints_its_seed_for_replay():
+    run = _check("--adapter", "sample_adapters:stream_only", "-k", "interleaving")
+    first = run.stdout
+    assert "hypothesis seed" not in first, "the ci profile is derandomized and has no seed to print"
+    env = {**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHONPATH": str(TESTS)}
+    nightly = subprocess.run(
+        [sys.executable, "-m", "harness", "check", "--hypothesis-profile", "nightly", "-k", "framing",
+         "--adapter", "sample_adapters:stream_only"],
+        capture_output=True, text=True, env=env, timeout=600,
+    )
+    assert nightly.returncode == 0, nightly.stdout + nightly.stderr
+    seed_lines = [line for line in nightly.stdout.splitlines()[:7] if line.startswith("hypothesis seed: ")]
+    assert seed_lines and "(replay with --hypothesis-seed=" in seed_lines[0], nightly.stdout[:800]

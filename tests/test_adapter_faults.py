@@ -50,3 +50,26 @@ def test_wrong_shapes_fail_naming_method_and_field_and_nothing_passes(adapter):
         assert f"{method} returned a wrong shape at " in out, f"no shape failure for {method}:\n{out[-3000:]}"
     if adapter == "returns_wrong_field":
         assert "parse_stream returned a wrong shape at .content: 7 is not of type 'string'" in out, out[-3000:]
+
+
+def test_a_bridge_answering_100_mb_replies_keeps_the_harness_small_and_its_output_short():
+    bridge = f"{sys.executable} {TESTS / 'bridges' / 'huge.py'}"
+    script = (
+        "import resource, sys\n"
+        "from harness.cli import main\n"
+        "code = main(sys.argv[1:])\n"
+        "print('PEAK_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        "sys.exit(code)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script, "check", "--hypothesis-profile", "ci", "--adapter-cmd", bridge,
+         "-k", "framing or top_level"],
+        capture_output=True, text=True, env=ENV, timeout=600,
+    )
+    out = run.stdout
+    assert run.returncode == 1, out[-3000:] + run.stderr[-3000:]
+    assert "over the limit of 33554432 bytes; it was dropped unread" in out, out[-3000:]
+    assert out.splitlines()[-2].startswith("0 passed, 0 failed, "), out.splitlines()[-3:]
+    peak_mb = int(out.splitlines()[-1].split()[1]) / 1024
+    assert peak_mb < 300, f"peak memory {peak_mb:.0f} MB"
+    assert len(out) < 200_000, f"{len(out)} characters of output"

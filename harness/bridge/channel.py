@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.bridge import protocol
 from harness.bridge.errors import BridgeError, RemoteError, RemoteInputError
-from harness.bridge.process import AdapterProcess, Answered, Closed, Line
+from harness.bridge.process import MAX_LINE, AdapterProcess, Answered, Closed, Line, Oversized
 
 DEFAULT_TIMEOUT = 10.0
 STARTUP_TIMEOUT = 60.0  # the handshake may take longer: a cold start of a runtime or a compiler
@@ -136,6 +136,9 @@ class _Exchange:
                 continue
             if isinstance(event, Closed):
                 raise self._crashed()
+            if isinstance(event, Oversized):
+                raise BridgeError(self.name, f"a reply line of {event.size} bytes, over the limit of {MAX_LINE} "
+                                  "bytes; it was dropped unread", None, self.process.stderr_text())
             message = self._decode(event)
             if isinstance(message, protocol.Request):
                 self._serve(message, event)

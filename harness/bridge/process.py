@@ -17,6 +17,7 @@ import threading
 from dataclasses import dataclass
 
 _STDERR_KEPT = 64 * 1024  # characters of stderr kept between two takes (the newest)
+MAX_LINE = 32 * 1024 * 1024  # bytes of one stdout line; a longer one is dropped unread, so memory stays bounded
 _EXIT_GRACE = 2.0  # seconds an adapter gets to exit after its stdin closes
 
 
@@ -25,6 +26,13 @@ class Line:
     """A line the adapter wrote to stdout (without its line end)."""
 
     data: bytes
+
+
+@dataclass(frozen=True)
+class Oversized:
+    """The adapter wrote a line longer than :data:`MAX_LINE`; it was dropped, only its size is known."""
+
+    size: int
 
 
 @dataclass(frozen=True)
@@ -37,7 +45,7 @@ class Answered:
     """The harness finished answering one of the adapter's requests (posted by the answering thread)."""
 
 
-Event = Line | Closed | Answered
+Event = Line | Oversized | Closed | Answered
 
 
 class AdapterProcess:
@@ -131,9 +139,17 @@ class AdapterProcess:
                 pass
 
     def _read_stdout(self) -> None:
-        assert self._popen.stdout is not None
+        stdout = self._popen.stdout
+        assert stdout is not None
         try:
-            for raw in self._popen.stdout:
+            while raw := stdout.readline(MAX_LINE + 1):
+                if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                    size = len(raw)
+                    del raw
+                    while (rest := stdout.readline(1 << 20)) and not rest.endswith(b"\n"):
+                        size += len(rest)
+                    self.events.put(Oversized(size + len(rest)))
+                    continue
                 self.events.put(Line(raw.rstrip(b"\r\n")))
         except (OSError, ValueError):
             pass  # the pipe was closed under us by kill()

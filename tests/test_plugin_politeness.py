@@ -51,13 +51,12 @@ def test_contracts_in_the_same_session_run_under_the_harness_profile(tmp_path):
     (tmp_path / "test_own.py").write_text(
         "from hypothesis import settings\n\ndef test_mine():\n    assert settings.default.max_examples == 1\n"
     )
-    contracts = os.path.dirname(__import__("harness.contracts", fromlist=["x"]).__file__)
+    # --pyargs: the contracts of the harness this interpreter imports, installed or not.
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_own.py",
-         os.path.join(contracts, "test_reasoning_top_level.py"), "--harness-profile", "ci",
-         "--hypothesis-show-statistics"],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--pyargs", "test_own",
+         "harness.contracts.test_reasoning_top_level", "--harness-profile", "ci", "--hypothesis-show-statistics"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300,
-        env={k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"},
+        env={**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHONPATH": str(tmp_path)},
     )
     assert run.returncode == 0, run.stdout + run.stderr
     # The contract's generated test ran the ci profile's 50 examples, not the project's 1.

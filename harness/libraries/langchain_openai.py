@@ -30,8 +30,7 @@ from langchain_core.output_parsers.openai_tools import parse_tool_call
 from langchain_openai import ChatOpenAI
 from langchain_openai.chat_models.base import _convert_message_to_dict
 
-BASE_URL = "http://test.invalid/v1"
-MODEL = "test-model"
+from harness.libraries import BASE_URL, MODEL
 
 
 def _model(body: bytes) -> ChatOpenAI:

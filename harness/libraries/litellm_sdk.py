@@ -38,18 +38,11 @@ import litellm  # noqa: E402
 import openai  # noqa: E402
 from litellm.llms.custom_httpx.http_handler import HTTPHandler  # noqa: E402
 
+from harness.libraries import BASE_URL, COMPLETION, MODEL
+
 litellm.suppress_debug_info = True
 
-BASE_URL = "http://test.invalid/v1"
-MODEL = "test-model"
 DEEPSEEK_HOST = "api.deepseek.com"
-_COMPLETION = {
-    "id": "chatcmpl-test",
-    "object": "chat.completion",
-    "created": 0,
-    "model": MODEL,
-    "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
-}
 _STREAM = (
     'data: {"id":"chatcmpl-test","object":"chat.completion.chunk","created":0,"model":"test-model",'
     '"choices":[{"index":0,"delta":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}\n\n'
@@ -63,7 +56,7 @@ def _capturing(sent: list[dict], stream_reply: bytes | None = None):
         sent.append(body)
         if body.get("stream"):
             return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=stream_reply or _STREAM)
-        return httpx.Response(200, json=_COMPLETION)
+        return httpx.Response(200, json=COMPLETION)
 
     return handler
 

@@ -24,15 +24,7 @@ import httpx
 import openai
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
-BASE_URL = "http://test.invalid/v1"
-MODEL = "test-model"
-_COMPLETION = {
-    "id": "chatcmpl-test",
-    "object": "chat.completion",
-    "created": 0,
-    "model": MODEL,
-    "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
-}
+from harness.libraries import BASE_URL, COMPLETION, MODEL
 
 
 def _client(handler) -> openai.OpenAI:
@@ -79,7 +71,7 @@ class OpenAISDKAdapter:
 
         def handler(request: httpx.Request) -> httpx.Response:
             sent.append(json.loads(request.content))
-            return httpx.Response(200, json=_COMPLETION)
+            return httpx.Response(200, json=COMPLETION)
 
         with _client(handler) as client:
             client.chat.completions.create(model=MODEL, messages=[message_param(message)])

@@ -69,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     merge = report_sub.add_parser("merge", help="join shard reports into one report directory")
     merge.add_argument("inputs", nargs="+", type=Path, metavar="REPORT.json")
     merge.add_argument("-o", "--output", type=Path, required=True, metavar="DIR", help="write the merged reports here")
+    from harness.loopback.commands import add_subcommands  # serve, probe, record
+
+    add_subcommands(sub)
     return parser
 
 
@@ -142,4 +145,8 @@ def _run(args: argparse.Namespace) -> int:
         from harness.nightly.command import run_merge
 
         return run_merge(args.inputs, args.output)
+    if args.command in ("serve", "probe", "record"):
+        from harness.loopback.commands import run
+
+        return run(args)
     raise AssertionError(f"unhandled command {args.command}")

@@ -1,0 +1,92 @@
+"""The ``serve``, ``probe`` and ``record`` subcommands: their arguments and their dispatch.
+
+Importing this module imports no HTTP stack; each command does when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from harness.reasoning_rules import DEFAULT_ERA, ERAS
+
+COMMANDS = ("serve", "probe", "record")
+PROFILES = ("openai", "deepseek", "gateway")
+DELIVERY_HELP = ("how streamed bodies are cut: whole, bytes:N, inside-events, inside-crlf, inside-utf8 "
+                 "(default: whole)")
+
+
+def add_subcommands(sub) -> None:
+    serve = sub.add_parser("serve", help="run the loopback provider: an OpenAI-compatible server on 127.0.0.1")
+    source = serve.add_mutually_exclusive_group()
+    source.add_argument("--cassette", metavar="NAME|PATH", help="play a recorded cassette (a bundled name or a file)")
+    source.add_argument("--scenario", default="parallel-12", metavar="NAME",
+                        help="play a scripted scenario (default: parallel-12; --list-scenarios shows them)")
+    _provider_arguments(serve)
+    serve.add_argument("--tool", action="append", default=[], metavar="NAME",
+                       help="scenarios call only these tools among those a request declares (repeatable)")
+    serve.add_argument("--host", metavar="ADDRESS", help="listen here instead of 127.0.0.1 (an explicit ask)")
+    serve.add_argument("--port", type=int, metavar="PORT", help="listen on this port (default: an ephemeral one)")
+    serve.add_argument("--record-file", metavar="PATH", help="write every exchange as JSON when stopped")
+    serve.add_argument("--duration", type=float, metavar="SECONDS", help="stop by itself after this long")
+    serve.add_argument("--list-scenarios", action="store_true", help="list the scripted scenarios and exit")
+
+    probe = sub.add_parser("probe", help="run a scenario suite against an agent program you cannot import")
+    probe.add_argument("--agent-cmd", required=True, metavar="COMMAND",
+                       help='the agent, one run per user turn: placeholders {base_url}, {session}, {prompt}, '
+                            '{provider}, {model}')
+    probe.add_argument("--tool", action="append", default=[], metavar="NAME",
+                       help="a tool the fake model may call (repeatable); no other tool is ever called")
+    probe.add_argument("--scenario", action="append", default=[], metavar="NAME",
+                       help="run only these scenarios (repeatable; default: the whole suite)")
+    _provider_arguments(probe)
+    probe.add_argument("--agent-timeout", type=float, default=60.0, metavar="SECONDS",
+                       help="how long one run of the agent may take (default: 60)")
+    probe.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
+    probe.add_argument("--markdown", metavar="PATH", help="also write the report as Markdown")
+    probe.add_argument("-v", "--verbose", action="store_true", help="show the agent's output of failed runs")
+
+    record = sub.add_parser("record", help="record a provider's answers to a cassette (vcrpy YAML, no credentials)")
+    record.add_argument("--base-url", required=True, metavar="URL", help="the provider, e.g. https://api.deepseek.com")
+    record.add_argument("--output", "-o", required=True, metavar="PATH", help="the cassette to write")
+    record.add_argument("--model", required=True, metavar="NAME", help="the model to ask")
+    record.add_argument("--prompt", default="What is the weather in Paris and in Tokyo?", metavar="TEXT",
+                        help="the user's question")
+    record.add_argument("--tool", action="append", default=[], metavar="NAME",
+                        help="offer a scripted tool of this name (repeatable; default: get_weather)")
+    record.add_argument("--effort", choices=("off", "low", "medium", "high", "max"), help="the effort asked for")
+    record.add_argument("--api-key-env", default="HARNESS_API_KEY", metavar="VAR",
+                        help="environment variable that holds the API key (default: HARNESS_API_KEY)")
+    record.add_argument("--adapter", metavar="MODULE:ATTR",
+                        help="the transport adapter whose HTTP client records (default: the reference)")
+
+
+def _provider_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", choices=PROFILES, default=None,
+                        help="the provider the server plays (serve default: gateway; probe default: openai)")
+    parser.add_argument("--deepseek-era", choices=ERAS, default=DEFAULT_ERA,
+                        help=f"DeepSeek's reasoning_content rule (default: {DEFAULT_ERA})")
+    parser.add_argument("--delivery", default="whole", metavar="MODE", help=DELIVERY_HELP)
+    parser.add_argument("--delay", type=float, default=0.0, metavar="MS", help="milliseconds between pieces")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "serve":
+        if args.list_scenarios:
+            from harness.loopback.scenarios import describe_all
+
+            print(describe_all())
+            return 0
+        from harness.loopback.serve import run_serve
+
+        args.profile = args.profile or "gateway"
+        return run_serve(args)
+    if args.command == "probe":
+        from harness.loopback.probe import run_probe
+
+        args.profile = args.profile or "openai"
+        return run_probe(args)
+    if args.command == "record":
+        from harness.loopback.recorder import run_record
+
+        return run_record(args)
+    raise AssertionError(f"unhandled command {args.command}")

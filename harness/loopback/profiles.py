@@ -1,0 +1,232 @@
+"""Provider profiles: each request checked as a real provider would check it, and answered the same way.
+
+A profile lists every rule a request breaks (:class:`~harness.loopback.record.Violation`);
+the first one the provider refuses decides the answer (its real HTTP status
+and error body, :mod:`harness.loopback.answers`), the rest are recorded too.
+A rule the provider does not enforce is still recorded, with status 200, so a
+report shows it even where production would not have failed yet.
+
+``openai``
+    OpenAI's own endpoint: strict message schema (a key it does not know on
+    a message, ``reasoning_content`` among them, is a 400), unknown top-level
+    arguments refused, the pairing rule in both directions.
+``deepseek`` (by era: ``r1``, ``v3.2``, ``current``)
+    DeepSeek's thinking mode: the ``reasoning_content`` round-trip rule of
+    the era, thinking on unless ``thinking: {"type": "disabled"}`` sits at
+    the top level (a switch nested under ``extra_body`` is never seen: the
+    request goes through with thinking on, and the violation is recorded),
+    ``tool_choice`` other than ``auto``/``none`` refused in thinking mode,
+    the pairing rule.
+``gateway``
+    a lenient OpenAI-compatible gateway: it accepts every chat completion
+    and records the wire rules broken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.loopback import answers
+from harness.loopback.record import Violation
+from harness.reasoning_rules import DEFAULT_ERA, ERAS, must_carry
+
+# Top-level arguments of OpenAI's chat completions API (https://platform.openai.com/docs/api-reference/chat).
+OPENAI_ARGUMENTS = frozenset({
+    "model", "messages", "stream", "stream_options", "tools", "tool_choice", "parallel_tool_calls",
+    "temperature", "top_p", "n", "stop", "max_tokens", "max_completion_tokens", "presence_penalty",
+    "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "user", "seed", "response_format",
+    "reasoning_effort", "service_tier", "store", "metadata", "modalities", "audio", "prediction",
+    "web_search_options", "verbosity", "functions", "function_call", "safety_identifier", "prompt_cache_key",
+})
+# Keys OpenAI's message schema knows, by role.
+OPENAI_MESSAGE_KEYS = {
+    "system": {"role", "content", "name"},
+    "developer": {"role", "content", "name"},
+    "user": {"role", "content", "name"},
+    "assistant": {"role", "content", "name", "tool_calls", "refusal", "audio", "function_call"},
+    "tool": {"role", "content", "tool_call_id"},
+    "function": {"role", "content", "name"},
+}
+THINKING_TOOL_CHOICES = (None, "auto", "none")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the provider sends back for a refused request."""
+
+    status: int
+    body: dict
+
+
+class Profile:
+    """A provider's checks; subclasses add their rules in :meth:`rules`."""
+
+    name = "profile"
+
+    def check(self, body: dict | None, number: int) -> list[Violation]:
+        """Every rule ``body`` (request ``number``) breaks, the refused ones first in the order checked."""
+        if body is None:
+            return [self._v("body-not-json", "wire", number, None, "the request body is not a JSON object",
+                            400, answers.NOT_JSON)]
+        if not isinstance(body.get("messages"), list):
+            return [self._v("messages-missing", "wire", number, None, "the body has no 'messages' list",
+                            400, answers.MISSING_MESSAGES, param="messages")]
+        messages = [m if isinstance(m, dict) else {} for m in body["messages"]]
+        return self.rules(body, messages, number)
+
+    def rules(self, body: dict, messages: list[dict], number: int) -> list[Violation]:
+        return self.pairing(messages, number)
+
+    def answer(self, violations: list[Violation]) -> Answer | None:
+        """The error answer of the first refused violation, or None when the request is accepted."""
+        refused = next((v for v in violations if v.refused), None)
+        return None if refused is None else Answer(refused.status, refused.error or {})
+
+    # -- shared rules --------------------------------------------------------------------------------------
+
+    unanswered_text = answers.OPENAI_UNANSWERED_CALLS
+    enforces_pairing = True
+
+    def pairing(self, messages: list[dict], number: int) -> list[Violation]:
+        """The pairing rule both ways: calls answered by the tool messages right after, no orphan tool message."""
+        found: list[Violation] = []
+        status = 400 if self.enforces_pairing else 200
+        i = 0
+        while i < len(messages):
+            message = messages[i]
+            if message.get("role") == "tool":
+                found.append(self._v(
+                    "orphan-tool-message", "wire", number, i,
+                    f"tool message answers {message.get('tool_call_id')!r}, but no assistant tool call precedes "
+                    "its run of tool messages", status, answers.ORPHAN_TOOL_MESSAGE, param=f"messages.[{i}].role"))
+                i += 1
+                continue
+            calls = message.get("tool_calls") if message.get("role") == "assistant" else None
+            i += 1
+            if not calls:
+                continue
+            open_ids = [c.get("id") for c in calls if isinstance(c, dict)]
+            answered: set = set()
+            while i < len(messages) and messages[i].get("role") == "tool":
+                call_id = messages[i].get("tool_call_id")
+                if call_id in open_ids and call_id not in answered:
+                    answered.add(call_id)
+                else:
+                    found.append(self._v(
+                        "orphan-tool-message", "wire", number, i,
+                        f"tool message answers {call_id!r}, which the assistant message before it did not call "
+                        "(or answered twice)", status, answers.ORPHAN_TOOL_MESSAGE, param=f"messages.[{i}].role"))
+                i += 1
+            missing = [cid for cid in open_ids if cid not in answered]
+            if missing:
+                at = messages.index(message)
+                found.append(self._v(
+                    "unanswered-tool-calls", "wire", number, at,
+                    f"assistant message calls {', '.join(map(str, missing))} without a tool message answering "
+                    "each right after it", status,
+                    self.unanswered_text.format(ids=", ".join(map(str, missing))), param=f"messages.[{at}].role"))
+        return found
+
+    # -- helpers -------------------------------------------------------------------------------------------
+
+    def _v(self, rule: str, level: str, number: int, index: int | None, detail: str, status: int, text: str,
+           *, param: str | None = None) -> Violation:
+        error = answers.error_body(text, param=param) if status >= 400 else None
+        return Violation(rule, level, number, index, detail, status, self.name, error)
+
+    def describe(self) -> str:
+        return self.name
+
+
+class OpenAIProfile(Profile):
+    name = "openai"
+
+    def rules(self, body: dict, messages: list[dict], number: int) -> list[Violation]:
+        found = []
+        for key in sorted(set(body) - OPENAI_ARGUMENTS):
+            found.append(self._v("unknown-argument", "wire", number, None,
+                                 f"top-level argument {key!r} is not part of the chat completions API", 400,
+                                 answers.OPENAI_UNKNOWN_ARGUMENT.format(name=key)))
+        for n, message in enumerate(messages):
+            known = OPENAI_MESSAGE_KEYS.get(message.get("role"))
+            if known is None:
+                continue
+            for key in sorted(set(message) - known):
+                found.append(self._v(
+                    "unknown-message-field", "provider", number, n,
+                    f"{message.get('role')} message carries {key!r}, which OpenAI's message schema does not have",
+                    400, answers.OPENAI_UNKNOWN_MESSAGE_FIELD.format(field=key, n=n)))
+        return found + self.pairing(messages, number)
+
+
+class DeepSeekProfile(Profile):
+    unanswered_text = answers.DEEPSEEK_UNANSWERED_CALLS
+
+    def __init__(self, era: str = DEFAULT_ERA) -> None:
+        if era not in ERAS:
+            raise ValueError(f"DeepSeek era {era!r}; expected one of {', '.join(ERAS)}")
+        self.era = era
+        self.name = f"deepseek ({era})"
+
+    def thinking(self, body: dict) -> bool:
+        """Whether the server thinks on this request: on unless switched off at the top level."""
+        if self.era == "r1":
+            return True
+        switch = body.get("thinking")
+        return not (isinstance(switch, dict) and switch.get("type") == "disabled")
+
+    def rules(self, body: dict, messages: list[dict], number: int) -> list[Violation]:
+        found = []
+        nested = body.get("extra_body")
+        if isinstance(nested, dict) and "thinking" in nested:
+            found.append(self._v(
+                "thinking-switch-nested", "provider", number, None,
+                f"extra_body.thinking={nested['thinking']!r} is never read: the switch belongs at the top level "
+                "of the body, so thinking stays on", 200, ""))
+        thinking = self.thinking(body)
+        choice = body.get("tool_choice")
+        if thinking and choice not in THINKING_TOOL_CHOICES:
+            found.append(self._v("tool-choice-in-thinking-mode", "provider", number, None,
+                                 f"tool_choice={choice!r} in thinking mode; only 'auto' and 'none' are accepted",
+                                 400, answers.THINKING_TOOL_CHOICE, param="tool_choice"))
+        if thinking:
+            found += self.reasoning(messages, bool(body.get("tools")), number)
+        return found + self.pairing(messages, number)
+
+    def reasoning(self, messages: list[dict], has_tools: bool, number: int) -> list[Violation]:
+        found = []
+        for n, message in enumerate(messages):
+            rule = must_carry(message, self.era, has_tools)
+            carries = "reasoning_content" in message
+            if rule is False and carries:
+                found.append(self._v("reasoning-sent-back", "provider", number, n,
+                                     f"{message.get('role')} message carries reasoning_content, which the r1 "
+                                     "rule forbids sending back", 400, answers.R1_REASONING_SENT_BACK))
+            elif rule is True and not carries:
+                text = answers.V32_REASONING_MISSING if self.era == "v3.2" else answers.CURRENT_REASONING_MISSING
+                which = "with tool calls " if self.era == "v3.2" else ""
+                found.append(self._v("reasoning-missing", "provider", number, n,
+                                     f"assistant message {which}has no reasoning_content; the {self.era} rule "
+                                     "requires it when the request has tools", 400, text.format(n=n)))
+        return found
+
+
+class GatewayProfile(Profile):
+    """Accepts every chat completion; the wire rules it sees broken are recorded, never refused."""
+
+    name = "gateway"
+    enforces_pairing = False
+
+
+PROFILE_NAMES = ("openai", "deepseek", "gateway")
+
+
+def make_profile(name: str, era: str = DEFAULT_ERA) -> Profile:
+    """A fresh profile by name (``deepseek`` takes the era)."""
+    if name == "openai":
+        return OpenAIProfile()
+    if name == "deepseek":
+        return DeepSeekProfile(era)
+    if name == "gateway":
+        return GatewayProfile()
+    raise ValueError(f"provider profile {name!r}; expected one of {', '.join(PROFILE_NAMES)}")

@@ -1,0 +1,136 @@
+"""What the loopback provider keeps of every request: the bytes sent, the answer, and each rule broken.
+
+Contracts and the probe read what a client SENT from here, never from the
+client's own report. Every violation carries its rule level
+(:mod:`harness.levels`), the number of the request (1-based, in arrival
+order) and the index of the offending message (``None`` when the rule is
+about the whole request), so a report can point at the exact place.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One rule a request broke, and whether the provider refused it for that (``status`` >= 400)."""
+
+    rule: str  # a short stable name: "unanswered-tool-calls", "reasoning-missing", ...
+    level: str  # wire, robust, provider or policy
+    request: int  # the request's number, 1-based
+    message_index: int | None  # the offending message in the request's messages, if one
+    detail: str  # what is wrong, for people
+    status: int = 200  # what the provider answered: 200 when it accepts the request anyway
+    profile: str = ""
+    error: dict | None = field(default=None, compare=False, repr=False)  # the error body, when refused
+
+    @property
+    def refused(self) -> bool:
+        return self.status >= 400
+
+    def describe(self) -> str:
+        where = f"request #{self.request}" + (f", message #{self.message_index}" if self.message_index is not None
+                                              else "")
+        answer = f"HTTP {self.status}" if self.refused else "accepted anyway"
+        return f"[{self.level}] {self.rule} ({where}; {self.profile} {answer}): {self.detail}"
+
+    def to_json(self) -> dict:
+        return {"rule": self.rule, "level": self.level, "request": self.request,
+                "message_index": self.message_index, "detail": self.detail, "status": self.status,
+                "profile": self.profile}
+
+
+@dataclass
+class Exchange:
+    """One request the provider received and what it answered."""
+
+    number: int
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    status: int = 0
+    response: bytes = b""  # the body as the client received it, every piece joined
+    pieces: int = 0  # how many writes delivered it
+    violations: list[Violation] = field(default_factory=list)
+    source: str = ""  # which cassette interaction or scenario round answered
+    streamed: Any = None  # for a scenario: what the round streamed (scenarios.Streamed)
+    note: str = ""  # what else happened: the client hung up mid-stream
+
+    @property
+    def json(self) -> dict | None:
+        """The request body as JSON, or None when it is not a JSON object."""
+        try:
+            value = json.loads(self.body or b"")
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    @property
+    def messages(self) -> list[dict]:
+        body = self.json or {}
+        messages = body.get("messages")
+        return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
+
+    def excerpt(self, message_index: int | None = None, limit: int = 600) -> str:
+        """The part of the request a violation is about: the message at ``message_index``, else the body."""
+        if message_index is not None and message_index < len(self.messages):
+            text = json.dumps(self.messages[message_index], ensure_ascii=False)
+            text = f"messages[{message_index}] = {text}"
+        else:
+            text = self.body.decode("utf-8", "replace")
+        return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+    def to_json(self) -> dict:
+        return {"number": self.number, "method": self.method, "path": self.path, "status": self.status,
+                "request": self.json if self.json is not None else self.body.decode("utf-8", "replace"),
+                "pieces": self.pieces, "source": self.source,
+                "streamed": self.streamed.to_json() if self.streamed is not None else None,
+                "violations": [v.to_json() for v in self.violations]}
+
+
+class Record:
+    """Every exchange, in arrival order; safe to read while the server runs."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._exchanges: list[Exchange] = []
+
+    def open(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Exchange:
+        with self._lock:
+            exchange = Exchange(len(self._exchanges) + 1, method, path, headers, body)
+            self._exchanges.append(exchange)
+            return exchange
+
+    @property
+    def exchanges(self) -> list[Exchange]:
+        with self._lock:
+            return list(self._exchanges)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._exchanges)
+
+    @property
+    def violations(self) -> list[Violation]:
+        return [v for e in self.exchanges for v in e.violations]
+
+    def bodies(self) -> list[dict]:
+        """The JSON body of every request, in order; a body that is not JSON fails with its number."""
+        bodies = []
+        for exchange in self.exchanges:
+            if exchange.json is None:
+                raise AssertionError(
+                    f"request #{exchange.number} to {exchange.path} has a body that is not a JSON object: "
+                    f"{exchange.body!r:.300}"
+                )
+            bodies.append(exchange.json)
+        return bodies
+
+    def clear(self) -> None:
+        with self._lock:
+            self._exchanges.clear()

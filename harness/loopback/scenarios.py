@@ -1,0 +1,215 @@
+"""Scripted model behaviour from the incidents, played by the loopback provider.
+
+A scenario is a list of turns, each a list of steps (model rounds). Which step
+answers a request is read from the request itself: the turn is the number of
+user messages in it, the round the number of assistant messages after the
+last user message. So a scenario needs no state per client, answers
+concurrent conversations, and follows an agent across invocations (one per
+turn) as long as it replays its history. Past the last step of a turn the
+model answers with that turn's final text again.
+
+Tool calls go only to tools the request declares (and, when the caller lists
+them, that it allows); their arguments come from each tool's JSON Schema
+(:mod:`harness.loopback.schema_args`), different for every call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+
+from harness.loopback.schema_args import arguments_for
+from harness.stream_examples import Envelope, Framing, choice_chunk, sse, usage_chunk
+
+LAYOUTS = ("sequential", "interleaved", "index-zero")
+# What OpenAI streams when a request fails after the stream started (its 500 text).
+STREAM_ERROR = {
+    "message": "The server had an error while processing your request. Sorry about that!",
+    "type": "server_error",
+    "param": None,
+    "code": None,
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One model round: reasoning, then text or tool calls, framed as asked."""
+
+    reasoning: str = ""
+    text: str = ""
+    calls: int = 0
+    layout: str = "sequential"  # sequential, interleaved (fragments of all calls mixed), index-zero
+    keep_alive: bool = False
+    usage: bool = False  # a usage chunk even if the request did not ask for one
+    error: bool = False  # an error object after the first text chunk, and the stream ends
+    line_end: str = "\n"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    title: str
+    level: str  # the rule level of what it exercises
+    turns: tuple[tuple[Step, ...], ...]
+    incident: str = ""
+
+    def step(self, turn: int, round_: int) -> Step:
+        steps = self.turns[min(turn, len(self.turns) - 1)]
+        return steps[round_] if round_ < len(steps) else replace(steps[-1], calls=0, error=False)
+
+    @property
+    def user_turns(self) -> int:
+        return len(self.turns)
+
+
+@dataclass
+class Streamed:
+    """What one round streamed, kept in the record so follow-up requests can be judged against it."""
+
+    turn: int
+    round: int
+    reasoning: str = ""
+    text: str = ""
+    calls: list[dict] = field(default_factory=list)  # {"id", "name", "arguments"}
+    error: bool = False
+
+    def to_json(self) -> dict:
+        return {"turn": self.turn, "round": self.round, "reasoning": self.reasoning, "text": self.text,
+                "calls": self.calls, "error": self.error}
+
+
+def position(messages: list[dict]) -> tuple[int, int]:
+    """(turn, round) of a request: user messages before it, assistant messages since the last user message."""
+    users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
+    if not users:
+        return 0, sum(1 for m in messages if m.get("role") == "assistant")
+    return len(users) - 1, sum(1 for m in messages[users[-1]:] if m.get("role") == "assistant")
+
+
+def declared_tools(body: dict) -> dict[str, dict]:
+    """name -> parameters schema of every function tool the request declares."""
+    tools = {}
+    for tool in body.get("tools") or ():
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("name"), str):
+            tools[function["name"]] = function.get("parameters") or {"type": "object"}
+    return tools
+
+
+def play(scenario: Scenario, body: dict, allowed: frozenset[str] | None = None,
+         model: str | None = None) -> tuple[bytes, Streamed]:
+    """The SSE body answering ``body`` under ``scenario``, and what it streamed."""
+    messages = [m for m in body.get("messages") or () if isinstance(m, dict)]
+    turn, round_ = position(messages)
+    step = scenario.step(turn, round_)
+    tools = {n: s for n, s in declared_tools(body).items() if allowed is None or n in allowed}
+    seed = hashlib.sha256(f"{scenario.name}/{turn}/{round_}".encode()).hexdigest()[:6]
+    streamed = Streamed(turn, round_, step.reasoning, step.text if not step.calls or not tools else "")
+    names = sorted(tools)
+    if step.calls and names:
+        for k in range(step.calls):
+            name = names[k % len(names)]
+            streamed.calls.append({"id": f"call_{seed}{turn}{round_}{k:02d}", "name": name,
+                                   "arguments": arguments_for(tools[name], turn * 100 + round_ * 20 + k)})
+    elif step.calls:
+        streamed.text = step.text or "I have no tool I may use for that, so here is my answer without one."
+    envelope = Envelope(id=f"chatcmpl-{seed}{turn}{round_}", model=model or body.get("model") or "loopback-model")
+    chunks = _chunks(step, streamed, envelope)
+    include_usage = bool((body.get("stream_options") or {}).get("include_usage")) or step.usage
+    if step.error:
+        streamed.error = True
+        chunks = chunks[:2] + [{"error": STREAM_ERROR}]
+    elif include_usage:
+        chunks.append(usage_chunk(envelope, {"prompt_tokens": 20 + 10 * len(messages), "completion_tokens": 12,
+                                             "total_tokens": 32 + 10 * len(messages)}))
+    framing = Framing(line_end=step.line_end, keep_alive=step.keep_alive, done=not step.error)
+    return sse(chunks, framing), streamed
+
+
+def _chunks(step: Step, streamed: Streamed, envelope: Envelope) -> list[dict]:
+    deltas: list[dict] = []
+    if streamed.reasoning:
+        deltas.append({"content": None, "reasoning_content": ""})
+        deltas += [{"content": None, "reasoning_content": piece} for piece in _pieces(streamed.reasoning, 3)]
+    if streamed.text:
+        deltas += [{"content": piece} for piece in _pieces(streamed.text, 3)]
+    deltas += _call_deltas(streamed.calls, step.layout)
+    if not deltas:
+        deltas = [{"content": ""}]
+    deltas[0] = {"role": "assistant", **deltas[0]}
+    chunks = [choice_chunk(envelope, delta) for delta in deltas]
+    chunks.append(choice_chunk(envelope, {}, "tool_calls" if streamed.calls else "stop"))
+    return chunks
+
+
+def _call_deltas(calls: list[dict], layout: str) -> list[dict]:
+    if layout not in LAYOUTS:
+        raise ValueError(f"call layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
+    opens, pieces = [], []
+    for k, call in enumerate(calls):
+        index = 0 if layout == "index-zero" else k
+        opens.append({"index": index, "id": call["id"], "type": "function",
+                      "function": {"name": call["name"], "arguments": ""}})
+        pieces.append([{"index": index, "function": {"arguments": p}} for p in _pieces(call["arguments"], 3)])
+    if layout == "interleaved":
+        # Every call opens first, then the argument pieces of all calls take turns.
+        ordered = opens + [p for group in _round_robin(pieces) for p in group]
+    else:
+        ordered = [d for opened, own in zip(opens, pieces) for d in (opened, *own)]
+    return [{"content": None, "tool_calls": [d]} for d in ordered]
+
+
+def _round_robin(groups: list[list[dict]]) -> list[list[dict]]:
+    longest = max((len(g) for g in groups), default=0)
+    return [[g[i] for g in groups if i < len(g)] for i in range(longest)]
+
+
+def _pieces(text: str, count: int) -> list[str]:
+    size = max(1, -(-len(text) // count))
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+_ANSWER = "Done: Zürich 18 °C, 東京 21 °C."
+_THINK = ("The user wants both cities; I should look them up before answering — Zürich first.",
+          "Both results are in; one more lookup settles it.",
+          "Everything is known now, so I can answer.")
+
+SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
+    Scenario("parallel-12", "12 parallel tool calls, each one's arguments over several chunks, then the answer; "
+             "a second turn replays the history", "wire",
+             ((Step(calls=12), Step(text=_ANSWER)), (Step(text="Nothing changed since: " + _ANSWER),)),
+             "sse-index-accumulation"),
+    Scenario("interleaved", "3 parallel calls whose argument fragments arrive interleaved", "wire",
+             ((Step(calls=3, layout="interleaved"), Step(text=_ANSWER)),), "sse-index-accumulation"),
+    Scenario("index-zero", "every parallel call at index 0, told apart only by a new id", "robust",
+             ((Step(calls=3, layout="index-zero"), Step(text=_ANSWER)),), "sse-index-accumulation"),
+    Scenario("thinking-tools", "thinking with tools over several rounds and two turns; reasoning streamed "
+             "beside every round", "provider",
+             ((Step(reasoning=_THINK[0], calls=1), Step(reasoning=_THINK[1], calls=2),
+               Step(reasoning=_THINK[2], text=_ANSWER)),
+              (Step(reasoning=_THINK[0], calls=1), Step(reasoning=_THINK[2], text="Still: " + _ANSWER))),
+             "deepseek-reasoning-400"),
+    Scenario("keep-alive", "keep-alive comments before and between events", "wire",
+             ((Step(calls=2, keep_alive=True), Step(text=_ANSWER, keep_alive=True)),)),
+    Scenario("usage", "a last chunk with choices: [] and the usage object", "wire",
+             ((Step(calls=2, usage=True), Step(text=_ANSWER, usage=True)),)),
+    Scenario("crlf", "CRLF line ends", "wire", ((Step(calls=2, line_end="\r\n"), Step(text=_ANSWER, line_end="\r\n")),)),
+    Scenario("stream-error", "an error object inside the stream after the first chunks, no [DONE]", "wire",
+             ((Step(text="Let me check the ledger fir", error=True),),)),
+)}
+
+
+def describe_all() -> str:
+    return "\n".join(f"{s.name:15} [{s.level}] {s.title}" for s in SCENARIOS.values())
+
+
+def events_json(body: bytes) -> list[dict]:
+    """The JSON events of an SSE body (comments and ``[DONE]`` left out); for tests and the completion view."""
+    out = []
+    for block in body.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n").split("\n\n"):
+        data = "\n".join(line[6:] if line.startswith("data: ") else line[5:]
+                         for line in block.split("\n") if line.startswith("data:"))
+        if data and data != "[DONE]":
+            out.append(json.loads(data))
+    return out

@@ -1,0 +1,73 @@
+"""``harness serve``: the loopback provider on the command line, until stopped.
+
+The first line printed is the base URL to give a client; then one line per
+request (number, path, status, what answered it, the pieces) and one per rule
+it broke. ``--record-file`` writes every exchange as JSON when the server
+stops; ``--duration`` stops it by itself.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from harness import exit_codes
+
+
+def run_serve(args) -> int:
+    from harness.loopback.delivery import Delivery
+    from harness.loopback.server import LoopbackProvider
+
+    try:
+        delivery = Delivery.parse(args.delivery, (args.delay or 0) / 1000)
+        provider = LoopbackProvider(
+            cassette=args.cassette,
+            scenario=args.scenario if args.cassette is None else None,
+            profile=args.profile,
+            era=args.deepseek_era,
+            delivery=delivery,
+            allowed_tools=frozenset(args.tool) if args.tool else None,
+            host=args.host or "127.0.0.1",
+            port=args.port or 0,
+            allow_remote=args.host is not None,
+            listener=_print_exchange,
+        )
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"harness serve: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        try:
+            provider.start()
+        except OSError as exc:
+            print(f"harness serve: cannot listen on {provider.host}:{provider.port}: {exc}", file=sys.stderr)
+            return exit_codes.USAGE
+        print(f"harness serve: listening at {provider.base_url}", flush=True)
+        print(f"harness serve: {provider.describe()}", flush=True)
+        if args.host is not None and args.host not in ("127.0.0.1", "::1", "localhost"):
+            print(f"harness serve: warning: listening on {args.host}, not only on loopback (asked with --host)",
+                  file=sys.stderr, flush=True)
+        stop.wait(args.duration)
+    finally:
+        provider.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if args.record_file:
+        Path(args.record_file).write_text(
+            json.dumps([e.to_json() for e in provider.record.exchanges], ensure_ascii=False, indent=2) + "\n",
+            encoding="utf-8",
+        )
+    count = len(provider.record)
+    print(f"harness serve: stopped after {count} request(s), {len(provider.record.violations)} violation(s)")
+    return exit_codes.OK
+
+
+def _print_exchange(exchange) -> None:
+    print(f"#{exchange.number} {exchange.method} {exchange.path} -> {exchange.status}"
+          + (f" ({exchange.source}, {exchange.pieces} piece(s))" if exchange.source else ""), flush=True)
+    for violation in exchange.violations:
+        print(f"  {violation.describe()}", flush=True)

@@ -6,6 +6,16 @@ player itself, as the requests it was asked to answer, never from the
 adapter's own report. The bundled cassettes are written from the providers'
 documented wire formats (see ``cassettes/README.md``).
 
+Two players, one interface (:func:`play` picks):
+
+- in-process (:func:`replay`): vcrpy patches the Python HTTP clients, so the
+  adapter is given the recorded base URL itself;
+- over the bridge, or asked for (:func:`serve`): the loopback provider
+  (:mod:`harness.loopback`) serves the cassette on 127.0.0.1 and the adapter is
+  given its base URL, with the recorded provider's URL as
+  ``options["provider_url"]`` (the provider the loopback server plays, for the
+  adapter's profile choice). What was sent is read from the server's record.
+
 ``python -m harness.replay FILE...`` scans cassettes for credentials.
 """
 
@@ -81,12 +91,100 @@ class Replay:
     def unplayed(self) -> int:
         return len(self.cassette) - self.cassette.play_count
 
+    @property
+    def provider_url(self) -> str:
+        """The provider the adapter talks to: here the recorded base URL itself."""
+        return self.base_url
+
+    def options(self, options: dict) -> dict:
+        """``options`` for ``run_http_turn``: unchanged, the base URL names the provider."""
+        return dict(options)
+
+
+@dataclass(frozen=True)
+class SentRequest:
+    """A request the loopback provider received, in the shape of vcrpy's ``Request`` the contracts read."""
+
+    uri: str
+    body: bytes
+    headers: dict
+
+
+class Served:
+    """A cassette served by the loopback provider, and the requests the client sent to it."""
+
+    def __init__(self, provider, player) -> None:
+        self.provider = provider
+        self.player = player
+        self.cassette = player.interactions  # len() is the number of recorded interactions
+
+    @property
+    def base_url(self) -> str:
+        return self.provider.base_url
+
+    @property
+    def provider_url(self) -> str:
+        """The provider the cassette was recorded from, which the loopback server plays."""
+        return self.player.recorded_base_url
+
+    def options(self, options: dict) -> dict:
+        return {**options, "provider_url": self.provider_url}
+
+    @property
+    def sent(self) -> list[SentRequest]:
+        return [SentRequest(self.provider.origin + e.path, e.body, e.headers) for e in self.provider.record.exchanges]
+
+    def sent_bodies(self) -> list[dict]:
+        return self.provider.record.bodies()
+
+    @property
+    def rounds(self) -> list[Round]:
+        return [_streamed_round(i.body) for i in self.player.interactions]
+
+    def unplayed(self) -> int:
+        return self.player.unplayed()
+
+
+def over_bridge(adapter) -> bool:
+    """True if ``adapter`` (or the adapter a guard wraps) runs in another process."""
+    from harness.bridge import BridgeAdapter
+
+    return isinstance(getattr(adapter, "_adapter", adapter), BridgeAdapter)
+
 
 @contextmanager
-def replay(name: str) -> Iterator[Replay]:
+def play(name: str | Path, adapter, *, delivery=None) -> Iterator[Replay | Served]:
+    """The cassette ``name`` (bundled name or path) played the way ``adapter`` can be reached.
+
+    In-process: vcrpy's player (``delivery`` is ignored: it hands over whole
+    bodies). Over the bridge: the loopback provider, with ``delivery``.
+    """
+    if over_bridge(adapter) or delivery is not None:
+        with serve(name, delivery=delivery) as served:
+            yield served
+    else:
+        with replay(name) as played:
+            yield played
+
+
+@contextmanager
+def serve(name: str | Path, *, delivery=None) -> Iterator[Served]:
+    """Serve the cassette ``name`` on 127.0.0.1 with the lenient gateway profile (the contracts judge)."""
+    from harness.loopback.server import LoopbackProvider
+    from harness.loopback.sources import CassetteSource
+
+    source = CassetteSource(name)
+    kwargs = {"delivery": delivery} if delivery is not None else {}
+    with LoopbackProvider(source=source, profile="gateway", **kwargs) as provider:
+        yield Served(provider, source.player)
+
+
+@contextmanager
+def replay(name: str | Path) -> Iterator[Replay]:
     """Play ``cassettes/{name}.yaml`` to every HTTP client vcrpy patches; nothing reaches the network."""
     player = vcr.VCR(record_mode="none")
-    with player.use_cassette(str(CASSETTES / f"{name}.yaml")) as cassette:
+    path = Path(name) if Path(name).suffix in (".yaml", ".yml") else CASSETTES / f"{name}.yaml"
+    with player.use_cassette(str(path)) as cassette:
         played = Replay(cassette)
         answer = cassette.play_response
 

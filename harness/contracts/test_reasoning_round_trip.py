@@ -11,7 +11,8 @@ the reasoning of the rounds before it.
 Rule, under the era selected with ``--deepseek-era``: replaying a recorded
 three-round DeepSeek thinking-mode tool conversation through the adapter's
 real HTTP client, the client sends one request per recorded interaction. In
-each follow-up request SENT (read from the cassette player), the assistant
+each follow-up request SENT (read from the player: vcrpy's in-process, the
+loopback provider's record over the bridge), the assistant
 message of every earlier round sits beside that round's own ``tool_calls``
 and, under ``v3.2`` and ``current``, carries at its top level the
 ``reasoning_content`` that round streamed, not another round's; under ``r1``
@@ -34,7 +35,7 @@ import json
 import pytest
 
 from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG, reasoning_violations
-from harness.replay import replay
+from harness.replay import play
 from harness.scripted import ScriptedTool
 from harness.wire_rules import same_arguments
 
@@ -55,8 +56,8 @@ EXPECTED_RUNS = {
 
 def _turn(transport, era: str):
     tools = [ScriptedTool(name) for name in EXPECTED_RUNS]
-    with replay(CASSETTE) as played:
-        result = transport.run_http_turn(played.base_url, QUESTION, tools, {**OPTIONS, "era": era})
+    with play(CASSETTE, transport) as played:
+        result = transport.run_http_turn(played.base_url, QUESTION, tools, played.options({**OPTIONS, "era": era}))
     assert not played.unplayed(), (
         f"the client sent {len(played.sent)} request(s), but the cassette {CASSETTE} holds "
         f"{len(played.cassette)} rounds: {played.unplayed()} follow-up request(s) were never sent"

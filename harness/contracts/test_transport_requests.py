@@ -5,6 +5,9 @@ kernel fails over to the next provider only because the 400 surfaces as an
 error. The recorded streams (provider facts) answer requests that ask for a
 stream, name a model and offer the tools, on every round.
 
+Sent requests are read from the player: vcrpy's in-process, the loopback
+provider's record when the adapter runs over the bridge.
+
 Rule: every request the client sends has ``"stream": true``, the
 configured ``model``, the tools of the turn and the user's question; a base
 URL written with a trailing slash reaches the same endpoint; an HTTP error
@@ -26,9 +29,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-import vcr
 
-from harness.replay import replay
+from harness.replay import play
 from harness.scripted import ScriptedTool
 
 pytestmark = pytest.mark.wire
@@ -62,8 +64,8 @@ version: 1
 
 def _sent_requests(transport, trailing: str = ""):
     tools = [ScriptedTool("get_time"), ScriptedTool("get_weather")]
-    with replay(CASSETTE) as played:
-        transport.run_http_turn(played.base_url + trailing, QUESTION, tools, OPTIONS)
+    with play(CASSETTE, transport) as played:
+        transport.run_http_turn(played.base_url + trailing, QUESTION, tools, played.options(OPTIONS))
     return played, {tool.name for tool in tools}
 
 
@@ -95,9 +97,11 @@ def test_an_http_error_fails_the_turn_and_names_the_status(transport):
     with tempfile.TemporaryDirectory(prefix="harness-http-400-") as tmp:
         cassette = Path(tmp) / "http_400.yaml"
         cassette.write_text(HTTP_400, encoding="utf-8")
-        with vcr.VCR(record_mode="none").use_cassette(str(cassette)):
+        with play(cassette, transport) as played:
             try:
-                got = transport.run_http_turn("https://api.deepseek.com", "What did we decide yesterday?", [], {})
+                got = transport.run_http_turn(
+                    played.base_url, "What did we decide yesterday?", [], played.options({})
+                )
             except Exception as exc:  # the adapter's own error type
                 got, message = FAILED, str(exc)
     assert got is FAILED, (

@@ -36,7 +36,7 @@ import json
 
 import pytest
 
-from harness.replay import replay
+from harness.replay import play
 from harness.request_examples import host_of
 from harness.scripted import ScriptedTool
 from harness.wire_rules import pairing_violations, same_arguments
@@ -76,8 +76,8 @@ def _same_calls(got: dict, expected: dict) -> bool:
 def _turn(transport, cassette: str):
     question, options, calls = CASES[cassette]
     tools = [ScriptedTool(name) for name in sorted({name for name, _ in calls.values()})]
-    with replay(cassette) as played:
-        transport.run_http_turn(played.base_url, question, tools, options)
+    with play(cassette, transport) as played:
+        transport.run_http_turn(played.base_url, question, tools, played.options(options))
     assert not played.unplayed(), (
         f"the client sent {len(played.sent)} request(s), but {cassette} holds {len(played.cassette)}: "
         "the follow-up request was never sent"
@@ -121,7 +121,7 @@ def test_follow_up_request_pairs_every_streamed_call(transport, cassette):
         + "\nmessages: " + json.dumps(messages, ensure_ascii=False)[:1500]
     )
     assert "thinking" not in follow_up, (
-        f"{cassette}: thinking={follow_up['thinking']!r}, but {played.base_url} is not DeepSeek's host and should "
+        f"{cassette}: thinking={follow_up['thinking']!r}, but {played.provider_url} is not DeepSeek's host and should "
         "get no thinking key"
     )
 
@@ -132,7 +132,7 @@ def test_reasoning_goes_back_only_to_the_policys_hosts(transport, policy):
     played, _, _, _ = _turn(transport, cassette)
     _, messages = _follow_up(played)
     hosts = policy.hosts("reasoning.hosts")
-    host = host_of(played.base_url)
+    host = host_of(played.provider_url)
     carried = {n: m["reasoning_content"] for n, m in enumerate(messages) if "reasoning_content" in m}
     if host in hosts:
         assistants = [n for n, m in enumerate(messages) if m.get("role") == "assistant"]
@@ -152,5 +152,5 @@ def test_every_request_passes_the_effort(transport, cassette):
     efforts = [body.get("reasoning_effort", "<absent>") for body in played.sent_bodies()]
     assert efforts == [options["effort"]] * len(efforts), (
         f"{cassette}: the requests sent reasoning_effort {efforts}, but effort {options['effort']!r} should "
-        f"reach {played.base_url} on every request"
+        f"reach {played.provider_url} on every request"
     )

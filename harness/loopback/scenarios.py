@@ -195,6 +195,10 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
     Scenario("usage", "a last chunk with choices: [] and the usage object", "wire",
              ((Step(calls=2, usage=True), Step(text=_ANSWER, usage=True)),)),
     Scenario("crlf", "CRLF line ends", "wire", ((Step(calls=2, line_end="\r\n"), Step(text=_ANSWER, line_end="\r\n")),)),
+    Scenario("split-stream", "reasoning, 3 parallel calls interleaved and a usage chunk, then a non-ASCII "
+             "answer: for deliveries that cut events, line ends and characters", "wire",
+             ((Step(reasoning=_THINK[0], calls=3, layout="interleaved", usage=True), Step(text=_ANSWER)),),
+             "sse-index-accumulation"),
     Scenario("stream-error", "an error object inside the stream after the first chunks, no [DONE]", "wire",
              ((Step(text="Let me check the ledger fir", error=True),),)),
 )}

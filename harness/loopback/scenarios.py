@@ -79,12 +79,23 @@ class Streamed:
                 "calls": self.calls, "error": self.error}
 
 
-def position(messages: list[dict]) -> tuple[int, int]:
-    """(turn, round) of a request: user messages before it, assistant messages since the last user message."""
+def position(messages: list[dict], prompts: tuple[str, ...] = ()) -> tuple[int, int]:
+    """(turn, round) of a request: user messages before it, assistant messages since the last user message.
+
+    With ``prompts`` (the user turns a probe sends, in order), the turn is the
+    one whose prompt the last user message holds, so an agent that dropped a
+    failed turn from its history is still placed right.
+    """
     users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
     if not users:
         return 0, sum(1 for m in messages if m.get("role") == "assistant")
-    return len(users) - 1, sum(1 for m in messages[users[-1]:] if m.get("role") == "assistant")
+    rounds = sum(1 for m in messages[users[-1]:] if m.get("role") == "assistant")
+    last = messages[users[-1]].get("content")
+    text = last if isinstance(last, str) else json.dumps(last, ensure_ascii=False)
+    for turn, prompt in enumerate(prompts):
+        if prompt and prompt in text:
+            return turn, rounds
+    return len(users) - 1, rounds
 
 
 def declared_tools(body: dict) -> dict[str, dict]:
@@ -98,10 +109,10 @@ def declared_tools(body: dict) -> dict[str, dict]:
 
 
 def play(scenario: Scenario, body: dict, allowed: frozenset[str] | None = None,
-         model: str | None = None) -> tuple[bytes, Streamed]:
+         model: str | None = None, prompts: tuple[str, ...] = ()) -> tuple[bytes, Streamed]:
     """The SSE body answering ``body`` under ``scenario``, and what it streamed."""
     messages = [m for m in body.get("messages") or () if isinstance(m, dict)]
-    turn, round_ = position(messages)
+    turn, round_ = position(messages, prompts)
     step = scenario.step(turn, round_)
     tools = {n: s for n, s in declared_tools(body).items() if allowed is None or n in allowed}
     seed = hashlib.sha256(f"{scenario.name}/{turn}/{round_}".encode()).hexdigest()[:6]
@@ -171,6 +182,7 @@ def _pieces(text: str, count: int) -> list[str]:
 
 
 _ANSWER = "Done: Zürich 18 °C, 東京 21 °C."
+PARTIAL = "Let me check the ledger fir"  # what the stream-error scenario streams before its error
 _THINK = ("The user wants both cities; I should look them up before answering — Zürich first.",
           "Both results are in; one more lookup settles it.",
           "Everything is known now, so I can answer.")
@@ -199,8 +211,9 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
              "answer: for deliveries that cut events, line ends and characters", "wire",
              ((Step(reasoning=_THINK[0], calls=3, layout="interleaved", usage=True), Step(text=_ANSWER)),),
              "sse-index-accumulation"),
-    Scenario("stream-error", "an error object inside the stream after the first chunks, no [DONE]", "wire",
-             ((Step(text="Let me check the ledger fir", error=True),),)),
+    Scenario("stream-error", "an error object inside the stream after the first chunks, no [DONE]; then a "
+             "normal turn", "wire",
+             ((Step(text=PARTIAL, error=True),), (Step(calls=1), Step(text=_ANSWER)))),
 )}
 
 

@@ -65,7 +65,7 @@ class ScenarioSource:
     """A scripted scenario: the step is read from the request, tool calls go to declared (and allowed) tools."""
 
     def __init__(self, scenario: str | Scenario, allowed_tools: frozenset[str] | None = None,
-                 model: str | None = None) -> None:
+                 model: str | None = None, prompts: tuple[str, ...] = ()) -> None:
         if isinstance(scenario, str):
             if scenario not in SCENARIOS:
                 raise ValueError(f"no scenario {scenario!r}; scenarios: {', '.join(SCENARIOS)}")
@@ -73,6 +73,7 @@ class ScenarioSource:
         self.scenario = scenario
         self.allowed = allowed_tools
         self.model = model
+        self.prompts = tuple(prompts)
         self.name = f"scenario {scenario.name}"
         self.base_path = "/v1"
 
@@ -80,6 +81,6 @@ class ScenarioSource:
         return method == "POST" and path in (ENDPOINT, self.base_path + ENDPOINT)
 
     def reply(self, method: str, path: str, body: dict | None) -> Reply:
-        sse, streamed = play(self.scenario, body or {}, self.allowed, self.model)
+        sse, streamed = play(self.scenario, body or {}, self.allowed, self.model, self.prompts)
         return Reply(200, SSE, sse, f"{self.scenario.name} turn {streamed.turn + 1} round {streamed.round + 1}",
                      streamed)

@@ -1,0 +1,158 @@
+"""``harness probe``: a scenario suite against an agent program that cannot be imported.
+
+For each scenario the loopback provider starts afresh with the chosen profile;
+the agent command runs once per user turn, with ``{base_url}``, ``{session}``
+(one per scenario, the same across its turns), ``{prompt}``, ``{provider}``
+(``openai``, ``deepseek`` or ``gateway``) and ``{model}`` substituted in each
+argument. The fake model calls only tools that the agent declares in its
+request and that ``--tool`` allows, with arguments from each tool's schema;
+without ``--tool`` it calls none, and the checks about calls are not
+applicable. Then every wire-visible rule is checked from the server's record
+(:mod:`harness.loopback.probe_checks`).
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import uuid
+from dataclasses import dataclass
+
+from harness import exit_codes
+from harness.loopback.delivery import Delivery
+from harness.loopback.probe_checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult, Run, check_session
+from harness.loopback.scenarios import SCENARIOS, Scenario
+
+PLACEHOLDERS = ("base_url", "session", "prompt", "provider", "model")
+MODEL = "loopback-model"
+PAUSE = 0.002
+
+
+@dataclass(frozen=True)
+class Case:
+    """One scenario of the suite and how its streams are delivered."""
+
+    scenario: str
+    delivery: Delivery
+
+
+SUITE = (
+    Case("parallel-12", Delivery()),
+    Case("interleaved", Delivery("inside-events", delay=PAUSE)),
+    Case("index-zero", Delivery()),
+    Case("thinking-tools", Delivery("inside-utf8", delay=PAUSE)),
+    Case("keep-alive", Delivery("inside-crlf", delay=PAUSE)),
+    Case("usage", Delivery("bytes", 7)),
+    Case("stream-error", Delivery()),
+)
+
+
+class ProbeUsage(ValueError):
+    pass
+
+
+def prompts_for(scenario: Scenario) -> tuple[str, ...]:
+    return tuple(f"[{scenario.name} turn {t + 1}/{scenario.user_turns}] What is the weather in Zürich and in "
+                 "Tokyo? Use your tools." for t in range(scenario.user_turns))
+
+
+def agent_argv(template: str, values: dict[str, str]) -> list[str]:
+    """The agent command split like a shell would, each placeholder replaced inside each argument."""
+    try:
+        argv = shlex.split(template)
+    except ValueError as exc:
+        raise ProbeUsage(f"--agent-cmd {template!r}: {exc}") from None
+    if not argv:
+        raise ProbeUsage("--agent-cmd is empty")
+    if "{base_url}" not in template:
+        raise ProbeUsage(f"--agent-cmd {template!r} has no {{base_url}}: the agent must be told where the provider is")
+    out = []
+    for arg in argv:
+        for key in PLACEHOLDERS:
+            arg = arg.replace("{" + key + "}", values[key])
+        out.append(arg)
+    return out
+
+
+def run_case(case: Case, template: str, profile_name: str, era: str, tools: frozenset[str],
+             timeout: float, delivery: Delivery | None = None) -> list[CheckResult]:
+    from harness.loopback.profiles import make_profile
+    from harness.loopback.server import LoopbackProvider
+    from harness.loopback.sources import ScenarioSource
+
+    scenario = SCENARIOS[case.scenario]
+    prompts = prompts_for(scenario)
+    source = ScenarioSource(scenario, tools, MODEL, prompts)
+    profile = make_profile(profile_name, era)
+    session = f"probe-{scenario.name}-{uuid.uuid4().hex[:8]}"
+    runs: list[Run] = []
+    with LoopbackProvider(source=source, profile=profile, delivery=delivery or case.delivery) as provider:
+        for turn, prompt in enumerate(prompts):
+            values = {"base_url": provider.base_url, "session": session, "prompt": prompt,
+                      "provider": profile_name, "model": MODEL}
+            argv = agent_argv(template, values)
+            first = len(provider.record) + 1
+            try:
+                done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                code, out, err = done.returncode, done.stdout, done.stderr
+            except subprocess.TimeoutExpired as exc:
+                code = None
+                out = exc.stdout.decode("utf-8", "replace") if isinstance(exc.stdout, bytes) else exc.stdout or ""
+                err = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else exc.stderr or ""
+            except OSError as exc:
+                raise ProbeUsage(f"--agent-cmd: cannot run {argv[0]!r}: {exc}") from None
+            runs.append(Run(turn, prompt, argv, code, out, err, first, len(provider.record)))
+        exchanges = provider.record.exchanges
+    return check_session(scenario, profile, exchanges, runs)
+
+
+def run_probe(args) -> int:
+    from harness.loopback.probe_report import by_level, console, junit, markdown
+
+    names = args.scenario or [case.scenario for case in SUITE]
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        print(f"harness probe: unknown scenario(s) {unknown}; scenarios: {', '.join(SCENARIOS)}", file=sys.stderr)
+        return exit_codes.USAGE
+    try:
+        override = Delivery.parse(args.delivery, args.delay / 1000) if args.delivery != "whole" or args.delay else None
+    except ValueError as exc:
+        print(f"harness probe: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    by_name = {case.scenario: case for case in SUITE}
+    cases = [by_name.get(n, Case(n, Delivery())) for n in names]
+    tools = frozenset(args.tool)
+    header = [f"agent command: {args.agent_cmd}", f"provider profile: {args.profile}"
+              + (f" (era {args.deepseek_era})" if args.profile == "deepseek" else ""),
+              f"tools the fake model may call: {', '.join(sorted(tools)) or 'none (no tool call will be made)'}"]
+    for line in header:
+        print(f"harness probe: {line}", flush=True)
+    results: list[CheckResult] = []
+    try:
+        for case in cases:
+            shown = (override or case.delivery).describe()
+            print(f"harness probe: scenario {case.scenario} ({SCENARIOS[case.scenario].title}; delivery {shown})",
+                  flush=True)
+            found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
+                             override)
+            for line in console(found, args.verbose):
+                print(line, flush=True)
+            results += found
+    except ProbeUsage as exc:
+        print(f"harness probe: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    passed = sum(r.status == PASSED for r in results)
+    failed = sum(r.status == FAILED for r in results)
+    na = sum(r.status == NOT_APPLICABLE for r in results)
+    print("\nby rule level:")
+    for level, p, f, n in by_level(results):
+        print(f"  {level:9} {p} passed, {f} failed, {n} not applicable")
+    print(f"{passed} passed, {failed} failed, {na} not applicable")
+    if args.junitxml:
+        junit(results, args.junitxml, header)
+    if args.markdown:
+        markdown(results, args.markdown, header)
+    if failed:
+        return exit_codes.CONTRACTS_FAILED
+    return exit_codes.OK if passed else exit_codes.NOTHING_TESTED

@@ -1,0 +1,292 @@
+"""What ``harness probe`` checks on the wire, from the loopback provider's record of one session.
+
+Every check reads only what the agent put on the wire and what the fake model
+streamed to it; the agent's own output is never trusted. Each check has a rule
+level; a check that had nothing to look at (no tool call was streamed, a
+single-turn scenario) is not applicable.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from harness.loopback.profiles import DeepSeekProfile, OpenAIProfile, Profile
+from harness.loopback.record import Exchange
+from harness.loopback.scenarios import PARTIAL, Scenario
+from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG
+from harness.request_examples import FORMAT_EFFORTS
+from harness.wire_rules import same_arguments
+
+PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not applicable"
+
+
+@dataclass
+class Finding:
+    request: int | None  # the request's number in the session's record
+    message_index: int | None
+    detail: str
+    excerpt: str = ""
+
+    def describe(self) -> str:
+        where = "" if self.request is None else f"request #{self.request}" + (
+            f", message #{self.message_index}" if self.message_index is not None else "") + ": "
+        return where + self.detail
+
+
+@dataclass
+class CheckResult:
+    scenario: str
+    rule: str
+    level: str
+    title: str
+    status: str = PASSED
+    findings: list[Finding] = field(default_factory=list)
+    reason: str = ""  # why not applicable
+
+    @property
+    def name(self) -> str:
+        return f"{self.scenario}::{self.rule}"
+
+
+@dataclass
+class Run:
+    """One invocation of the agent: one user turn."""
+
+    turn: int
+    prompt: str
+    argv: list[str]
+    returncode: int | None  # None: it ran past its time limit
+    stdout: str
+    stderr: str
+    first_request: int  # number of the first exchange made during this run (exchanges before it: earlier turns)
+    last_request: int
+
+
+# (rule, title) of the profile rules, by profile class; their levels come from the violations themselves.
+PROFILE_RULES = {
+    OpenAIProfile: [("unanswered-tool-calls", "wire", "every tool call is answered by a tool message right after it"),
+                    ("orphan-tool-message", "wire", "no tool message without the call it answers"),
+                    ("unknown-argument", "wire", "no top-level argument the API does not have (thinking, extra_body)"),
+                    ("unknown-message-field", "provider", "no message key OpenAI's schema does not have "
+                     "(reasoning_content)")],
+    DeepSeekProfile: [("unanswered-tool-calls", "wire", "every tool call is answered by a tool message right after it"),
+                      ("orphan-tool-message", "wire", "no tool message without the call it answers"),
+                      ("reasoning-missing", "provider", "reasoning_content sent back where the era requires it"),
+                      ("reasoning-sent-back", "provider", "no reasoning_content sent back where the era forbids it"),
+                      ("thinking-switch-nested", "provider", "the thinking switch at the top level of the body"),
+                      ("tool-choice-in-thinking-mode", "provider", "no forced tool_choice in thinking mode")],
+}
+GATEWAY_RULES = [("unanswered-tool-calls", "wire", "every tool call is answered by a tool message right after it"),
+                 ("orphan-tool-message", "wire", "no tool message without the call it answers")]
+
+
+def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange], runs: list[Run]) -> list[CheckResult]:
+    checks: list[CheckResult] = []
+    rules = PROFILE_RULES.get(type(profile), GATEWAY_RULES)
+    for rule, level, title in rules:
+        result = CheckResult(scenario.name, rule, level, title)
+        for exchange in exchanges:
+            for v in exchange.violations:
+                if v.rule == rule:
+                    answer = f"HTTP {v.status}" if v.refused else "accepted anyway"
+                    result.findings.append(Finding(v.request, v.message_index, f"{v.detail} ({profile.name} "
+                                                   f"answered {answer})", exchange.excerpt(v.message_index)))
+        checks.append(_settle(result))
+    checks += [
+        _agent_finished(scenario, runs),
+        _calls_carried(scenario, exchanges),
+        _text_carried(scenario, exchanges),
+        _reasoning_carried(scenario, profile, exchanges),
+        _history_replayed(scenario, exchanges, runs),
+        _effort(scenario, profile, exchanges),
+    ]
+    if scenario.name == "stream-error":
+        checks.append(_error_not_persisted(scenario, exchanges))
+    return checks
+
+
+def _settle(result: CheckResult) -> CheckResult:
+    result.status = FAILED if result.findings else PASSED
+    return result
+
+
+def _na(result: CheckResult, reason: str) -> CheckResult:
+    result.status, result.reason = NOT_APPLICABLE, reason
+    return result
+
+
+def _agent_finished(scenario: Scenario, runs: list[Run]) -> CheckResult:
+    result = CheckResult(scenario.name, "agent-finished", "wire", "the agent finished every turn (exit status 0)")
+    for run in runs:
+        if scenario.name == "stream-error" and run.turn == 0:
+            continue  # the stream failed on purpose: giving up that turn is right
+        if run.returncode != 0:
+            status = "ran past its time limit" if run.returncode is None else f"exited with status {run.returncode}"
+            tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
+            result.findings.append(Finding(None, None, f"turn {run.turn + 1} {status}", " | ".join(tail)))
+    return _settle(result)
+
+
+def _later(exchanges: list[Exchange], exchange: Exchange) -> list[Exchange]:
+    return [e for e in exchanges if e.number > exchange.number and e.json is not None]
+
+
+def _calls_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
+    level = "robust" if scenario.name == "index-zero" else "wire"
+    result = CheckResult(scenario.name, "calls-carried", level,
+                         "the follow-up request carries every streamed call with its id, name and arguments")
+    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.calls and e.status == 200]
+    if not rounds:
+        return _na(result, "no tool call was streamed (does the agent declare a tool you allowed with --tool?)")
+    for exchange in rounds:
+        later = _later(exchanges, exchange)
+        if not later:
+            result.findings.append(Finding(exchange.number, None,
+                                           f"{len(exchange.streamed.calls)} call(s) were streamed, but the agent "
+                                           "sent no follow-up request"))
+            continue
+        follow = later[0]
+        streamed = {c["id"]: c for c in exchange.streamed.calls}
+        sent, at = {}, None
+        for n, message in enumerate(follow.messages):
+            for call in message.get("tool_calls") or () if message.get("role") == "assistant" else ():
+                if isinstance(call, dict) and call.get("id") in streamed:
+                    sent[call["id"]] = call
+                    at = n if at is None else at
+        for cid, call in streamed.items():
+            got = sent.get(cid)
+            function = (got or {}).get("function") or {}
+            if got is None:
+                result.findings.append(Finding(follow.number, at, f"call {cid} ({call['name']}) is missing",
+                                               follow.excerpt(at)))
+            elif function.get("name") != call["name"] or not same_arguments(function.get("arguments"),
+                                                                            call["arguments"]):
+                result.findings.append(Finding(
+                    follow.number, at, f"call {cid} went back as {function.get('name')}"
+                    f"({function.get('arguments')!r}), but streamed as {call['name']}({call['arguments']!r})",
+                    follow.excerpt(at)))
+    return _settle(result)
+
+
+def _assistant_for(messages: list[dict], streamed) -> int | None:
+    """The index of the assistant message standing for the streamed round, by call ids or by text."""
+    ids = {c["id"] for c in streamed.calls}
+    for n, message in enumerate(messages):
+        if message.get("role") != "assistant":
+            continue
+        if ids and {c.get("id") for c in message.get("tool_calls") or () if isinstance(c, dict)} & ids:
+            return n
+        if not ids and streamed.text and message.get("content") == streamed.text:
+            return n
+    return None
+
+
+def _text_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
+    result = CheckResult(scenario.name, "text-carried", "wire",
+                         "each answer streamed comes back verbatim as its assistant message in later requests")
+    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.text and not e.streamed.calls
+              and not e.streamed.error and _later(exchanges, e)]
+    if not rounds:
+        return _na(result, "no request followed a streamed answer")
+    for exchange in rounds:
+        follow = _later(exchanges, exchange)[0]
+        if _assistant_for(follow.messages, exchange.streamed) is None:
+            contents = [m.get("content") for m in follow.messages if m.get("role") == "assistant"]
+            result.findings.append(Finding(follow.number, None,
+                                           f"no assistant message holds the answer streamed in request "
+                                           f"#{exchange.number}: {exchange.streamed.text!r}; assistant contents "
+                                           f"sent: {contents}"))
+    return _settle(result)
+
+
+def _reasoning_carried(scenario: Scenario, profile: Profile, exchanges: list[Exchange]) -> CheckResult:
+    result = CheckResult(scenario.name, "reasoning-carried", "provider",
+                         "each round's own reasoning goes back beside it (DeepSeek, by era)")
+    if not isinstance(profile, DeepSeekProfile) or profile.era == "r1":
+        return _na(result, f"{profile.name} takes no reasoning back")
+    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.reasoning and _later(exchanges, e)]
+    if not rounds:
+        return _na(result, "no reasoning was streamed before another request")
+    for exchange in rounds:
+        for follow in _later(exchanges, exchange):
+            if not follow.json.get("tools") or not profile.thinking(follow.json):
+                continue  # the rule holds with tools, in thinking mode
+            at = _assistant_for(follow.messages, exchange.streamed)
+            if at is None:
+                continue  # a round left out of the history: text-carried and calls-carried say so
+            message = follow.messages[at]
+            required = profile.era == "current" or bool(exchange.streamed.calls)
+            got = message.get("reasoning_content", None)
+            if (required or got is not None) and got != exchange.streamed.reasoning:
+                result.findings.append(Finding(
+                    follow.number, at, f"reasoning_content={got!r}, but that round (request #{exchange.number}) "
+                    f"streamed {exchange.streamed.reasoning!r}", follow.excerpt(at)))
+    return _settle(result)
+
+
+def _history_replayed(scenario: Scenario, exchanges: list[Exchange], runs: list[Run]) -> CheckResult:
+    result = CheckResult(scenario.name, "history-replayed", "wire",
+                         "the next turn's first request replays the earlier turns: prompts, calls, results, answers")
+    later_runs = [r for r in runs if r.turn > 0 and r.first_request <= r.last_request]
+    if not later_runs:
+        return _na(result, "a single turn, or no request in a later turn")
+    by_number = {e.number: e for e in exchanges}
+    for run in later_runs:
+        first = by_number.get(run.first_request)
+        if first is None or first.json is None:
+            continue
+        users = [m.get("content") for m in first.messages if m.get("role") == "user"]
+        for earlier in runs[: run.turn]:
+            if earlier.returncode != 0:
+                continue  # a turn the agent gave up is not history
+            if not any(isinstance(u, str) and earlier.prompt in u for u in users):
+                result.findings.append(Finding(first.number, None, f"the prompt of turn {earlier.turn + 1} is "
+                                               f"missing; user messages sent: {users}"))
+        earlier_rounds = [e for e in exchanges if e.number < run.first_request and e.streamed is not None
+                          and e.status == 200 and not e.streamed.error]
+        tool_answers = {m.get("tool_call_id") for m in first.messages if m.get("role") == "tool"}
+        for exchange in earlier_rounds:
+            at = _assistant_for(first.messages, exchange.streamed)
+            if at is None:
+                what = f"calls {[c['id'] for c in exchange.streamed.calls]}" if exchange.streamed.calls \
+                    else f"answer {exchange.streamed.text!r}"
+                result.findings.append(Finding(first.number, None, f"the {what} of request #{exchange.number} "
+                                               f"(turn {exchange.streamed.turn + 1}) are not replayed"))
+                continue
+            missing = [c["id"] for c in exchange.streamed.calls if c["id"] not in tool_answers]
+            if missing:
+                result.findings.append(Finding(first.number, at, f"the results of {missing} are not replayed",
+                                               first.excerpt(at)))
+    return _settle(result)
+
+
+def _effort(scenario: Scenario, profile: Profile, exchanges: list[Exchange]) -> CheckResult:
+    deepseek = isinstance(profile, DeepSeekProfile)
+    accepted = sorted(DEEPSEEK_EFFORT_RUNG) if deepseek else list(FORMAT_EFFORTS)
+    result = CheckResult(scenario.name, "effort-word", "provider" if deepseek else "wire",
+                         f"reasoning_effort, when sent, is a word {profile.name} reads ({', '.join(accepted)})")
+    sent = [(e, e.json.get("reasoning_effort")) for e in exchanges if e.json and "reasoning_effort" in e.json]
+    if not sent:
+        return _na(result, "no request sent reasoning_effort")
+    for exchange, word in sent:
+        if word not in accepted:
+            result.findings.append(Finding(exchange.number, None, f"reasoning_effort={word!r}",
+                                           json.dumps({"reasoning_effort": word})))
+    return _settle(result)
+
+
+def _error_not_persisted(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
+    result = CheckResult(scenario.name, "error-not-persisted", "wire",
+                         "a stream that ended in an error is never replayed as the model's answer")
+    failed = [e for e in exchanges if e.streamed is not None and e.streamed.error]
+    later = [e for f in failed[:1] for e in _later(exchanges, f)]
+    if not later:
+        return _na(result, "no request followed the failed stream")
+    for exchange in later:
+        for n, message in enumerate(exchange.messages):
+            content = message.get("content")
+            if message.get("role") == "assistant" and isinstance(content, str) and PARTIAL in content:
+                result.findings.append(Finding(exchange.number, n, "the text streamed before the error is in the "
+                                               "history as an answer", exchange.excerpt(n)))
+    return _settle(result)

@@ -6,10 +6,10 @@ from pathlib import Path
 
 from harness.nightly.digest import Digest, digest
 from harness.nightly.junit import write_junit
-from harness.nightly.page import render_page
 from harness.nightly.report import write_json
 from harness.nightly.score import Thresholds
 from harness.nightly.summary import render_summary
+from harness.report_html import render_html
 
 REPORT_FILES = {
     "json": "mutation-report.json",
@@ -26,7 +26,7 @@ def write_outputs(report: dict, thresholds: Thresholds, report_dir: Path) -> tup
     summary = digest(report, thresholds)
     paths = {kind: report_dir / name for kind, name in REPORT_FILES.items()}
     write_json(report, paths["json"])
-    paths["html"].write_text(render_page(report, summary), encoding="utf-8")
+    paths["html"].write_text(render_html(report, "nightly mutation report"), encoding="utf-8")
     paths["markdown"].write_text(render_summary(report, summary), encoding="utf-8")
     write_junit(report, paths["junit"])
     return paths, summary

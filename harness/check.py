@@ -7,6 +7,7 @@ contract on one line. Exit codes: :mod:`harness.exit_codes`.
 
 from __future__ import annotations
 
+import inspect
 import os
 import signal
 from collections import Counter
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import exit_codes, levels
+from harness import ci_annotations, exit_codes, levels
 from harness.adapter import known_capabilities, public_methods
 from harness.plugin import ADAPTER_ERROR, CONTRACTS_DIR, NOT_APPLICABLE, adapter_under_test, header_lines
 
@@ -71,6 +72,7 @@ class ContractResult:
     level: str
     capability: str
     lines: list[str]
+    location: tuple[str, int] | None = None  # where in the adapter's own code it raised
 
 
 class _Console:
@@ -106,7 +108,7 @@ class _Console:
         lines = getattr(report, "harness_details", None) or _message(report)
         self.results[report.nodeid] = ContractResult(
             report.nodeid, status, getattr(report, "harness_level", ""), getattr(report, "harness_capability", ""),
-            lines,
+            lines, getattr(report, "harness_location", None),
         )
 
     def pytest_runtest_logfinish(self, nodeid: str, location) -> None:
@@ -210,6 +212,27 @@ def _markdown(results: list[ContractResult], header: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _adapter_source(adapter) -> tuple[str, int] | None:
+    """The file and line where the adapter's class is defined (none for an adapter in another process)."""
+    try:
+        lines, first = inspect.getsourcelines(type(adapter.obj))
+        return inspect.getsourcefile(type(adapter.obj)) or "", first
+    except (TypeError, OSError):
+        return None
+
+
+def _annotate(results: list[ContractResult], adapter) -> None:
+    """Each failing contract as a GitHub Actions error on the adapter's line that raised, or its class."""
+    fallback = _adapter_source(adapter) if adapter is not None else None
+    for result in _failing(results):
+        where = result.location or fallback
+        message = "\n".join(result.lines[:12])
+        _say(ci_annotations.error(
+            message, ci_annotations.relative(where[0]) if where else None, where[1] if where else None,
+            f"{result.status} [{result.level}, {result.capability}] {result.nodeid}",
+        ))
+
+
 def _nothing_tested(console: _Console) -> None:
     adapter = console.adapter
     if adapter is None:
@@ -250,6 +273,9 @@ def run_check(options: CheckOptions) -> int:
         _say(f"interrupted: {max(console.collected - len(results), 0)} of {console.collected} contracts did not run")
         return exit_codes.INTERRUPTED
     _summary(results)
+    if ci_annotations.enabled():
+        _annotate(results, console.adapter)
+        ci_annotations.add_step_summary(_markdown(results, console.header))
     _say(_counts(results))
     if options.markdown:
         Path(options.markdown).write_text(_markdown(results, console.header))

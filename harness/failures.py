@@ -33,6 +33,14 @@ def _is_machinery(filename: str) -> bool:
     return any(resolved == m or m in resolved.parents for m in _MACHINERY)
 
 
+def adapter_location(exc: BaseException) -> tuple[str, int] | None:
+    """Where in the adapter's own code ``exc`` was raised (its innermost frame there), if anywhere."""
+    if isinstance(exc, BaseExceptionGroup):
+        return next(filter(None, (adapter_location(part) for part in exc.exceptions)), None)
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not _is_machinery(f.filename)]
+    return (frames[-1].filename, frames[-1].lineno or 0) if frames else None
+
+
 def _adapter_frames(exc: BaseException) -> list[str]:
     """The traceback frames of ``exc`` outside the contracts, Hypothesis and pytest: the adapter's own."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if not _is_machinery(f.filename)]

@@ -325,6 +325,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         report.harness_capability = item.stash.get(capability_key, "")
         if report.failed and excinfo is not None:
             report.harness_details = failures.describe(excinfo.value)
+            report.harness_location = failures.adapter_location(excinfo.value)
     bridge = _bridge(item.config)
     # Taken in every phase, so what is attached was written during this one.
     stderr = bridge.take_stderr() if bridge is not None else ""

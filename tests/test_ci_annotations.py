@@ -1,0 +1,61 @@
+"""Under GitHub Actions, failures become annotations on the adapter's file and line, and the job gets a summary."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from harness import ci_annotations
+
+TESTS = Path(__file__).parent
+
+
+def _check(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess, str]:
+    summary = tmp_path / "step-summary.md"
+    env = {**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHONPATH": str(TESTS),
+           "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_WORKSPACE": str(TESTS)}
+    run = subprocess.run([sys.executable, "-m", "harness", "check", "--hypothesis-profile", "ci", *args],
+                         capture_output=True, text=True, env=env, timeout=600)
+    return run, summary.read_text() if summary.exists() else ""
+
+
+def test_a_crash_is_annotated_on_the_adapter_line_that_raised(tmp_path):
+    run, summary = _check(tmp_path, "--adapter", "sample_adapters:crashing_stream", "-k", "twelve")
+    assert run.returncode == 1, run.stdout + run.stderr
+    raising = next(n for n, line in enumerate((TESTS / "sample_adapters.py").read_text().splitlines(), 1)
+                   if "raise KeyError" in line)
+    annotations = [line for line in run.stdout.splitlines() if line.startswith("::error ")]
+    assert annotations == [
+        f"::error file=sample_adapters.py,line={raising},title=failed [wire%2C stream] "
+        "test_sse_index_accumulation.py%3A%3Atest_twelve_parallel_calls_of_the_incident::KeyError: 'call slot 12'"
+        + annotations[0].split("'call slot 12'", 1)[1]
+    ], annotations
+    assert "%0Araised in the adapter:%0A" in annotations[0]
+    assert "| wire | stream | 0 | 1 | 0 | 0 |" in summary, summary
+
+
+def test_an_assertion_is_annotated_on_the_adapter_class(tmp_path):
+    run, _ = _check(tmp_path, "--adapter", "sample_adapters:reasoning_in_content", "-k", "top_level_beside")
+    assert run.returncode == 1, run.stdout + run.stderr
+    class_line = next(n for n, line in enumerate((TESTS / "sample_adapters.py").read_text().splitlines(), 1)
+                      if line.startswith("class ReasoningInContent"))
+    annotations = [line for line in run.stdout.splitlines() if line.startswith("::error ")]
+    assert len(annotations) == 1 and annotations[0].startswith(
+        f"::error file=sample_adapters.py,line={class_line},title=failed [provider%2C messages] "
+    ), annotations
+
+
+def test_nothing_is_annotated_outside_github_actions():
+    env = {**{k: v for k, v in os.environ.items() if k not in ("HARNESS_ADAPTER", "GITHUB_ACTIONS")},
+           "PYTHONPATH": str(TESTS)}
+    run = subprocess.run([sys.executable, "-m", "harness", "check", "--hypothesis-profile", "ci", "--adapter",
+                          "sample_adapters:reasoning_in_content", "-k", "top_level_beside"],
+                         capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 1 and "::error" not in run.stdout, run.stdout
+
+
+def test_workflow_command_escaping():
+    assert ci_annotations.error("50% done\nnext", "a,b:c.py", 3, "t: x") == (
+        "::error file=a%2Cb%3Ac.py,line=3,title=t%3A x::50%25 done%0Anext"
+    )
+    assert ci_annotations.error("plain") == "::error::plain"

@@ -39,6 +39,8 @@ def add_subcommands(sub) -> None:
     probe.add_argument("--scenario", action="append", default=[], metavar="NAME",
                        help="run only these scenarios (repeatable; default: the whole suite)")
     _provider_arguments(probe)
+    probe.add_argument("--levels", type=_levels, default=(), metavar="LEVEL[,LEVEL]",
+                       help="only checks of these rule levels: wire, robust, provider, policy (default: all)")
     probe.add_argument("--agent-timeout", type=float, default=60.0, metavar="SECONDS",
                        help="how long one run of the agent may take (default: 60)")
     probe.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
@@ -67,6 +69,15 @@ def _provider_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"DeepSeek's reasoning_content rule (default: {DEFAULT_ERA})")
     parser.add_argument("--delivery", default="whole", metavar="MODE", help=DELIVERY_HELP)
     parser.add_argument("--delay", type=float, default=0.0, metavar="MS", help="milliseconds between pieces")
+
+
+def _levels(value: str) -> tuple[str, ...]:
+    from harness.levels import parse_levels
+
+    try:
+        return parse_levels(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

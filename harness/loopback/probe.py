@@ -125,7 +125,8 @@ def run_probe(args) -> int:
     tools = frozenset(args.tool)
     header = [f"agent command: {args.agent_cmd}", f"provider profile: {args.profile}"
               + (f" (era {args.deepseek_era})" if args.profile == "deepseek" else ""),
-              f"tools the fake model may call: {', '.join(sorted(tools)) or 'none (no tool call will be made)'}"]
+              f"tools the fake model may call: {', '.join(sorted(tools)) or 'none (no tool call will be made)'}",
+              f"levels: {', '.join(args.levels) or 'all'}"]
     for line in header:
         print(f"harness probe: {line}", flush=True)
     results: list[CheckResult] = []
@@ -136,6 +137,7 @@ def run_probe(args) -> int:
                   flush=True)
             found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
                              override)
+            found = [r for r in found if not args.levels or r.level in args.levels]
             for line in console(found, args.verbose):
                 print(line, flush=True)
             results += found

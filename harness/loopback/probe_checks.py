@@ -27,6 +27,7 @@ class Finding:
     message_index: int | None
     detail: str
     excerpt: str = ""
+    label: str = "sent"  # what the excerpt is: what the agent sent, or its own output
 
     def describe(self) -> str:
         where = "" if self.request is None else f"request #{self.request}" + (
@@ -124,7 +125,7 @@ def _agent_finished(scenario: Scenario, runs: list[Run]) -> CheckResult:
         if run.returncode != 0:
             status = "ran past its time limit" if run.returncode is None else f"exited with status {run.returncode}"
             tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
-            result.findings.append(Finding(None, None, f"turn {run.turn + 1} {status}", " | ".join(tail)))
+            result.findings.append(Finding(None, None, f"turn {run.turn + 1} {status}", " | ".join(tail), "output"))
     return _settle(result)
 
 
@@ -242,7 +243,7 @@ def _history_replayed(scenario: Scenario, exchanges: list[Exchange], runs: list[
                 continue  # a turn the agent gave up is not history
             if not any(isinstance(u, str) and earlier.prompt in u for u in users):
                 result.findings.append(Finding(first.number, None, f"the prompt of turn {earlier.turn + 1} is "
-                                               f"missing; user messages sent: {users}"))
+                                               f"missing; user messages sent: {users}", _messages_excerpt(first)))
         earlier_rounds = [e for e in exchanges if e.number < run.first_request and e.streamed is not None
                           and e.status == 200 and not e.streamed.error]
         tool_answers = {m.get("tool_call_id") for m in first.messages if m.get("role") == "tool"}
@@ -252,13 +253,19 @@ def _history_replayed(scenario: Scenario, exchanges: list[Exchange], runs: list[
                 what = f"calls {[c['id'] for c in exchange.streamed.calls]}" if exchange.streamed.calls \
                     else f"answer {exchange.streamed.text!r}"
                 result.findings.append(Finding(first.number, None, f"the {what} of request #{exchange.number} "
-                                               f"(turn {exchange.streamed.turn + 1}) are not replayed"))
+                                               f"(turn {exchange.streamed.turn + 1}) are not replayed",
+                                               _messages_excerpt(first)))
                 continue
             missing = [c["id"] for c in exchange.streamed.calls if c["id"] not in tool_answers]
             if missing:
                 result.findings.append(Finding(first.number, at, f"the results of {missing} are not replayed",
                                                first.excerpt(at)))
     return _settle(result)
+
+
+def _messages_excerpt(exchange: Exchange, limit: int = 600) -> str:
+    text = "messages = " + json.dumps(exchange.messages, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
 
 
 def _effort(scenario: Scenario, profile: Profile, exchanges: list[Exchange]) -> CheckResult:

@@ -20,7 +20,7 @@ def console(results: list[CheckResult], verbose: bool = False) -> list[str]:
             for finding in r.findings[:SHOWN_FINDINGS]:
                 lines.append(f"      {finding.describe()}")
                 if finding.excerpt:
-                    lines.append(f"        sent: {finding.excerpt}")
+                    lines.append(f"        {finding.label}: {finding.excerpt}")
             if len(r.findings) > SHOWN_FINDINGS:
                 lines.append(f"      ... and {len(r.findings) - SHOWN_FINDINGS} more")
         elif verbose and r.status == NOT_APPLICABLE:
@@ -52,7 +52,7 @@ def junit(results: list[CheckResult], path: str | Path, header: list[str]) -> No
         if r.status == FAILED:
             failure = ET.SubElement(case, "failure", message=f"[{r.level}] {r.title}: {r.findings[0].describe()}",
                                     type="AssertionError")
-            failure.text = "\n".join(f"{f.describe()}\n  sent: {f.excerpt}" if f.excerpt else f.describe()
+            failure.text = "\n".join(f"{f.describe()}\n  {f.label}: {f.excerpt}" if f.excerpt else f.describe()
                                      for f in r.findings)
         elif r.status == NOT_APPLICABLE:
             ET.SubElement(case, "skipped", message=f"not applicable: {r.reason}")
@@ -73,6 +73,6 @@ def markdown(results: list[CheckResult], path: str | Path, header: list[str]) ->
             for finding in r.findings:
                 lines.append(f"- {finding.describe()}")
                 if finding.excerpt:
-                    lines.append(f"  - sent: `{finding.excerpt.replace('`', chr(39))}`")
+                    lines.append(f"  - {finding.label}: `{finding.excerpt.replace('`', chr(39))}`")
             lines.append("")
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -109,11 +109,17 @@ def declared_tools(body: dict) -> dict[str, dict]:
 
 
 def play(scenario: Scenario, body: dict, allowed: frozenset[str] | None = None,
-         model: str | None = None, prompts: tuple[str, ...] = ()) -> tuple[bytes, Streamed]:
-    """The SSE body answering ``body`` under ``scenario``, and what it streamed."""
+         model: str | None = None, prompts: tuple[str, ...] = (), thinking: bool = False) -> tuple[bytes, Streamed]:
+    """The SSE body answering ``body`` under ``scenario``, and what it streamed.
+
+    ``thinking``: the provider thinks on this request (DeepSeek's thinking
+    mode), so every round streams reasoning, as the real one does.
+    """
     messages = [m for m in body.get("messages") or () if isinstance(m, dict)]
     turn, round_ = position(messages, prompts)
     step = scenario.step(turn, round_)
+    if thinking and not step.reasoning:
+        step = replace(step, reasoning=f"Round {round_ + 1} of turn {turn + 1}: deciding what to do next.")
     tools = {n: s for n, s in declared_tools(body).items() if allowed is None or n in allowed}
     seed = hashlib.sha256(f"{scenario.name}/{turn}/{round_}".encode()).hexdigest()[:6]
     streamed = Streamed(turn, round_, step.reasoning, step.text if not step.calls or not tools else "")

@@ -34,7 +34,7 @@ from aiohttp import web
 from harness.loopback import answers
 from harness.loopback.completion import fold
 from harness.loopback.delivery import WHOLE, Delivery
-from harness.loopback.profiles import GatewayProfile, Profile, make_profile
+from harness.loopback.profiles import DeepSeekProfile, Profile, make_profile
 from harness.loopback.record import Exchange, Record
 from harness.loopback.scenarios import Scenario
 from harness.loopback.sources import CassetteSource, ScenarioSource, Source
@@ -195,7 +195,8 @@ class LoopbackProvider:
         refusal = self.profile.answer(exchange.violations)
         if refusal is not None:
             return self._json(exchange, refusal.status, refusal.body)
-        reply = self.source.reply(request.method, request.path, body)
+        thinking = isinstance(self.profile, DeepSeekProfile) and body is not None and self.profile.thinking(body)
+        reply = self.source.reply(request.method, request.path, body, thinking)
         exchange.source = reply.label
         exchange.streamed = reply.streamed
         if not reply.is_stream:

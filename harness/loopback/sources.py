@@ -32,7 +32,7 @@ class Source(Protocol):
 
     def accepts(self, method: str, path: str) -> bool: ...
 
-    def reply(self, method: str, path: str, body: dict | None) -> Reply: ...
+    def reply(self, method: str, path: str, body: dict | None, thinking: bool = False) -> Reply: ...
 
 
 class CassetteSource:
@@ -46,7 +46,7 @@ class CassetteSource:
     def accepts(self, method: str, path: str) -> bool:
         return any(i.path == path for i in self.player.interactions)
 
-    def reply(self, method: str, path: str, body: dict | None) -> Reply:
+    def reply(self, method: str, path: str, body: dict | None, thinking: bool = False) -> Reply:
         try:
             n, interaction = self.player.take(method, path)
         except CassetteMiss as exc:
@@ -80,7 +80,7 @@ class ScenarioSource:
     def accepts(self, method: str, path: str) -> bool:
         return method == "POST" and path in (ENDPOINT, self.base_path + ENDPOINT)
 
-    def reply(self, method: str, path: str, body: dict | None) -> Reply:
-        sse, streamed = play(self.scenario, body or {}, self.allowed, self.model, self.prompts)
+    def reply(self, method: str, path: str, body: dict | None, thinking: bool = False) -> Reply:
+        sse, streamed = play(self.scenario, body or {}, self.allowed, self.model, self.prompts, thinking)
         return Reply(200, SSE, sse, f"{self.scenario.name} turn {streamed.turn + 1} round {streamed.round + 1}",
                      streamed)

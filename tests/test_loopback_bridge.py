@@ -50,3 +50,10 @@ def test_the_split_event_bug_turns_the_delivery_contracts_red(tmp_path):
     assert any("[inside-events]" in line for line in failed)
     # Whole bodies (the cassette contracts) never show it.
     assert "PASSED  [wire] test_transport_streams.py" in run.stdout
+
+
+def test_the_examples_known_bugs_are_killed_by_the_transport_contracts():
+    run = subprocess.run([sys.executable, "-m", "harness", "mutate", "--config", str(EXAMPLE / "mutants.toml")],
+                         capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "killed    split-event" in run.stdout and "killed    utf8-split" in run.stdout, run.stdout

@@ -113,8 +113,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def is_contract(node: pytest.Item | pytest.Collector) -> bool:
+    """A contract: collected from the contracts package, or one of its functions in an AdapterContracts class."""
+    if getattr(getattr(node, "function", None), "__module__", "").startswith("harness.contracts."):
+        return True
     path = getattr(node, "path", None)
     return path is not None and CONTRACTS_DIR in Path(path).resolve().parents
+
+
+def _owner(node) -> type | None:
+    """The :class:`harness.testing.AdapterContracts` subclass a contract item or fixture request runs under."""
+    return getattr(getattr(node, "cls", None), "harness_owner", None)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -181,29 +189,34 @@ def _seed(config: pytest.Config) -> int | None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Load the adapter for the contracts collected, and say what is under test before anything runs."""
-    if not any(is_contract(item) for item in session.items):
+    contracts = [item for item in session.items if is_contract(item)]
+    if not contracts:
         return
     config = session.config
-    loaded = adapter_under_test(config)
+    owners = {owner: None for owner in map(_owner, contracts) if owner is not None}
+    adapters = [owner.harness_loaded(config) for owner in owners]
+    if any(_owner(item) is None for item in contracts):
+        adapters.insert(0, adapter_under_test(config))
     required = {c.strip() for option in config.getoption("harness_require") for c in option.split(",") if c.strip()}
-    missing = sorted(required - loaded.capabilities)
-    if missing:
-        raise pytest.UsageError(
-            f"--require: adapter {loaded.name} does not offer {', '.join(missing)}; it offers "
-            f"{', '.join(sorted(loaded.capabilities)) or 'nothing'}"
-        )
-    config.stash[_header_key] = header_lines(config)
+    for loaded in adapters:
+        missing = sorted(required - loaded.capabilities)
+        if missing:
+            raise pytest.UsageError(
+                f"--require: adapter {loaded.name} does not offer {', '.join(missing)}; it offers "
+                f"{', '.join(sorted(loaded.capabilities)) or 'nothing'}"
+            )
+    config.stash[_header_key] = header_lines(config, adapters)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         for line in config.stash[_header_key]:
             reporter.write_line(f"harness: {line}")
 
 
-def header_lines(config: pytest.Config) -> list[str]:
-    """What is under test: adapter, levels, policies, profile, era and seed."""
+def header_lines(config: pytest.Config, adapters: list[LoadedAdapter] | None = None) -> list[str]:
+    """What is under test: adapters, levels, policies, profile, era and seed."""
     selected = config.getoption("markexpr", "") or "all"
     lines = [
-        f"adapter under test: {adapter_under_test(config).describe()}",
+        *(f"adapter under test: {loaded.describe()}" for loaded in adapters or [adapter_under_test(config)]),
         f"levels: {selected}",
         f"policies: {policies(config).describe()}",
         f"hypothesis profile: {config.getoption('harness_profile')}",
@@ -261,18 +274,22 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _require(request: pytest.FixtureRequest, capability: str) -> GuardedAdapter:
+    """The adapter a contract runs against (its AdapterContracts class's, else the session's), guarded."""
     config = request.config
-    loaded = adapter_under_test(config)
+    owner = _owner(request)
+    loaded = owner.harness_loaded(config) if owner is not None else adapter_under_test(config)
     if capability not in loaded.capabilities:
         raise NotApplicable(
             f"{NOT_APPLICABLE}: adapter {loaded.name} does not offer the {capability!r} capability"
         )
     guards = config.stash.setdefault(_guards_key, {})
-    if capability not in guards:
+    key = f"{id(loaded.obj)}:{capability}"
+    if key not in guards:
         # A bridge process has its own limit per request; an in-process adapter gets one here.
-        timeout = None if _bridge(config) is not None else config.getoption("harness_adapter_timeout") or None
-        guards[capability] = GuardedAdapter(loaded.obj, loaded.name, timeout)
-    return guards[capability]
+        in_process = not isinstance(loaded.obj, BridgeAdapter)
+        timeout = config.getoption("harness_adapter_timeout") or None if in_process else None
+        guards[key] = GuardedAdapter(loaded.obj, loaded.name, timeout)
+    return guards[key]
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -298,18 +315,28 @@ def policy(request: pytest.FixtureRequest) -> Policies:
     return policies(request.config)
 
 
-def _capability_fixture(capability: str):
+def capability_fixture(capability: str, scope: str):
+    """The fixture named after ``capability``: the session's adapter here, an AdapterContracts class's there.
+
+    With ``scope="class"`` it is a classmethod of that class.
+    """
+
     def fixture(request: pytest.FixtureRequest):
         return _require(request, capability)
 
-    fixture.__name__ = FIXTURE_NAMES[capability]
-    fixture.__doc__ = f"The adapter under test, if it offers the {capability!r} capability."
-    return pytest.fixture(scope="session", name=FIXTURE_NAMES[capability])(fixture)
+    def class_fixture(cls, request: pytest.FixtureRequest):
+        return _require(request, capability)
+
+    chosen = class_fixture if scope == "class" else fixture
+    chosen.__name__ = FIXTURE_NAMES[capability]
+    chosen.__doc__ = f"The adapter under test, if it offers the {capability!r} capability."
+    wrapped = classmethod(chosen) if scope == "class" else chosen
+    return pytest.fixture(scope=scope, name=FIXTURE_NAMES[capability])(wrapped)
 
 
 # One fixture per capability (stream, messages, transform, kernel, ...).
 for _capability in CAPABILITIES:
-    globals()[f"_{_capability}_fixture"] = _capability_fixture(_capability)
+    globals()[f"_{_capability}_fixture"] = capability_fixture(_capability, "session")
 
 
 @pytest.hookimpl(wrapper=True)

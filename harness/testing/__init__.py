@@ -1,0 +1,41 @@
+"""The harness's toolkit for an adapter author's own tests: public, documented, typed.
+
+- :class:`AdapterContracts`: subclass once per adapter to run every contract
+  against it in your own pytest session (the alternative to ``--adapter``).
+- The scripted model and tools the kernel contracts use, and the overlap
+  probe that proves parallel-safe tools really overlapped.
+- The cassette player (in-process replay of recorded provider responses) and
+  the loopback provider (a real HTTP server on 127.0.0.1).
+- Hypothesis strategies for streams, request bodies and persisted events.
+- The rule checkers the contracts judge with.
+"""
+
+from harness.contracts.persisted_events import events as persisted_events
+from harness.loopback.server import LoopbackProvider
+from harness.reasoning_rules import must_carry, reasoning_violations
+from harness.replay import replay
+from harness.request_examples import request_bodies
+from harness.scripted import OverlapProbe, ScriptedModel, ScriptedTool, ScriptExhausted
+from harness.stream_examples import Envelope, Framing, completion_chunks, sse
+from harness.testing.contracts import AdapterContracts
+from harness.wire_rules import pairing_violations, same_arguments
+
+__all__ = [
+    "AdapterContracts",
+    "Envelope",
+    "Framing",
+    "LoopbackProvider",
+    "OverlapProbe",
+    "ScriptExhausted",
+    "ScriptedModel",
+    "ScriptedTool",
+    "completion_chunks",
+    "must_carry",
+    "pairing_violations",
+    "persisted_events",
+    "reasoning_violations",
+    "replay",
+    "request_bodies",
+    "same_arguments",
+    "sse",
+]

@@ -26,7 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.command import BUNDLED_CATALOGUE
-from harness.mutation.executor import Children, ContractsExecutor
+from harness.mutation.children import Children
+from harness.mutation.copy_executor import CopyExecutor as ContractsExecutor
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project, Workspace
 

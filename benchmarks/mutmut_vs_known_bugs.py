@@ -24,7 +24,7 @@ import time
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.command import BUNDLED_CATALOGUE
 from harness.mutation.children import Children
-from harness.mutation.executor import ContractsExecutor
+from harness.mutation.copy_executor import CopyExecutor as ContractsExecutor
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project
 from harness.nightly.mutmut_run import run_mutmut

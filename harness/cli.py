@@ -58,6 +58,13 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("--shard", type=_shard, metavar="K/N", help="run a deterministic slice for CI matrices")
         cmd.add_argument("--jobs", type=_positive, metavar="N", help="parallel mutant runs (default: all cores)")
         cmd.add_argument("--timeout", type=float, metavar="SECONDS", help="per-mutant budget (default: from baseline)")
+        cmd.add_argument(
+            "--baseline-timeout", type=float, metavar="SECONDS", help="budget of the unpatched run (default: 900)"
+        )
+        cmd.add_argument(
+            "--adapter", metavar="MODULE:ATTR",
+            help="your own Python adapter: the catalogue's files are in its project (the catalogue's folder or root)",
+        )
 
     nightly = sub.add_parser("nightly", help="contracts (nightly profile), known bugs and mutmut: one mutation report")
     nightly.add_argument("--report-dir", type=Path, metavar="DIR", help="write JSON, HTML, Markdown and JUnit here")
@@ -136,7 +143,10 @@ def _run(args: argparse.Namespace) -> int:
         from harness.mutation.command import run_known_bugs
 
         only = getattr(args, "only", None)
-        return run_known_bugs(args.config, only, args.report_dir, args.shard, args.jobs, args.timeout)
+        return run_known_bugs(
+            args.config, only, args.report_dir, args.shard, args.jobs, args.timeout,
+            adapter=args.adapter, baseline_timeout=args.baseline_timeout,
+        )
     if args.command == "nightly":
         from harness.nightly.command import run_nightly
 

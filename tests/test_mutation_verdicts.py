@@ -1,11 +1,12 @@
 """Proof that the known-bug runner's verdicts are right, on a deliberately bad catalogue.
 
 Each entry below is built to earn exactly one verdict; one run decides them all.
-The run also proves isolation: the package tree is byte-identical afterwards and
-no copy is left behind.
+The run also proves isolation: the package tree is byte-identical afterwards,
+no copy is left behind and no process outlives the run.
 """
 
 import hashlib
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -19,16 +20,17 @@ from harness.mutation.workspace import Project
 
 MESSAGES = "harness/reference/messages.py"
 TOP_LEVEL = "test_reasoning_top_level.py::test_reasoning_is_top_level_beside_content"
+OMIT = "test_reasoning_omit_empty.py::test_no_reasoning_key_without_reasoning"
 
 BAD_CATALOGUE = f'''
 [[mutant]]
 id = "expect-killed"
 title = "reasoning emitted when empty"
-incident = "control: a real bug the named contract catches"
+incident = "control: a real bug the named contracts catch, each of them"
 file = "{MESSAGES}"
 find = "        if msg.reasoning:"
 replace = "        if msg.reasoning is not None:"
-contracts = ["test_reasoning_omit_empty.py::test_no_reasoning_key_without_reasoning"]
+contracts = ["{OMIT}[empty-text]", "{OMIT}[empty-tool-calls]"]
 
 [[mutant]]
 id = "expect-unreached"
@@ -76,12 +78,20 @@ replace = "def to_wire(msg: Message) -> dict"
 contracts = ["{TOP_LEVEL}"]
 
 [[mutant]]
-id = "expect-invalid-crash"
-title = "patch raises outside any assertion"
-incident = "verdict proof"
+id = "expect-killed-crash"
+title = "the code under test raises: a crash the bug causes is a kill"
 file = "{MESSAGES}"
 find = "    wire: dict = {{\\"role\\": msg.role, \\"content\\": msg.content}}"
 replace = "    raise RuntimeError(\\"boom\\")"
+contracts = ["{TOP_LEVEL}"]
+
+[[mutant]]
+id = "expect-invalid-outside"
+title = "the contract machinery raises, not the code under test: red for the wrong reason"
+incident = "verdict proof"
+file = "harness/shapes.py"
+find = "    error = next(iter(sorted(_validator(method).iter_errors(value), key=lambda e: len(e.absolute_path))), None)"
+replace = "    raise RuntimeError(\\"the shape checker broke\\")"
 contracts = ["{TOP_LEVEL}"]
 
 [[mutant]]
@@ -114,6 +124,14 @@ def _tree_digest(project: Project) -> str:
     return digest.hexdigest()
 
 
+def private_copy(project: Project, root: Path) -> Project:
+    """The package in a folder of the test's own, so that nobody else's edit can change it during the run."""
+    for relative in project.files:
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(project.root / relative, root / relative)
+    return Project(root=root, files=project.files)
+
+
 def _leftovers(scratch: Path) -> list[str]:
     """What a run left in its private temporary directory (the shared Hypothesis cache aside)."""
     return sorted(p.name for p in scratch.iterdir() if p.name != "harness-hypothesis-cache")
@@ -124,12 +142,14 @@ def verdicts(tmp_path_factory):
     path = tmp_path_factory.mktemp("catalogue") / "mutants.toml"
     path.write_text(BAD_CATALOGUE)
     scratch = tmp_path_factory.mktemp("scratch")
-    project = Project.bundled()
+    project = private_copy(Project.bundled(), tmp_path_factory.mktemp("project"))
     before = _tree_digest(project)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(tempfile, "tempdir", str(scratch))  # where every mutant copy is made
-        with KnownBugRun(project, ContractsExecutor(Children()), jobs=2) as run:
-            results = run.run(list(load_catalogue(path).mutants), run.baseline(), lambda r: None)
+        with Children() as children:
+            with KnownBugRun(project, ContractsExecutor(children), jobs=2) as run:
+                results = run.run(list(load_catalogue(path).mutants), run.baseline(), lambda r: None)
+            assert not children.running(), f"process groups left running: {children.running()}"
     assert _tree_digest(project) == before, "the mutant run changed the package tree"
     assert not _leftovers(scratch), f"copies left behind: {_leftovers(scratch)}"
     return {r.mutant.id: r for r in results}
@@ -144,7 +164,8 @@ def verdicts(tmp_path_factory):
         ("expect-stale-missing", Verdict.STALE),
         ("expect-stale-ambiguous", Verdict.STALE),
         ("expect-invalid-syntax", Verdict.INVALID),
-        ("expect-invalid-crash", Verdict.INVALID),
+        ("expect-killed-crash", Verdict.KILLED),
+        ("expect-invalid-outside", Verdict.INVALID),
         ("expect-timeout", Verdict.TIMEOUT),
         ("expect-unreached-serial-path", Verdict.UNREACHED),
     ],
@@ -156,10 +177,29 @@ def test_verdict(verdicts, mutant_id, verdict):
     )
 
 
-def test_killed_names_the_killing_contract_and_its_message(verdicts):
+def test_killed_names_every_killing_contract_and_its_message(verdicts):
     result = verdicts["expect-killed"]
-    assert result.killed_by and all(k.startswith("test_reasoning_omit_empty.py::") for k in result.killed_by)
-    assert "reasoning_content" in result.message
+    assert result.killed_by == [f"{OMIT}[empty-text]", f"{OMIT}[empty-tool-calls]"], result.killed_by
+    assert result.kind == "assertion" and "reasoning_content" in result.message
+
+
+def test_a_crash_out_of_the_code_under_test_is_a_kill_of_kind_crash(verdicts):
+    result = verdicts["expect-killed-crash"]
+    assert result.kind == "crash" and result.killed_by == [TOP_LEVEL], (result.kind, result.killed_by)
+    assert "RuntimeError: boom" in result.message and "harness/reference/messages.py" in result.message
+    assert result.status_line.startswith("killed (crash): ")
+
+
+def test_a_failure_outside_the_code_under_test_is_invalid_and_ran_in_a_copy(verdicts):
+    result = verdicts["expect-invalid-outside"]
+    assert "outside the code under test" in result.reason and "shape checker broke" in result.message
+    assert result.engine.startswith("copy of the project"), result.engine
+
+
+def test_in_memory_patches_say_how_they_were_applied(verdicts):
+    assert verdicts["expect-killed"].engine == "in-memory: code swap"
+    assert verdicts["expect-invalid-syntax"].verdict is Verdict.INVALID
+    assert "does not compile" in verdicts["expect-invalid-syntax"].message
 
 
 def test_stale_says_why(verdicts):
@@ -184,4 +224,5 @@ def test_reports_of_a_real_run_are_schema_valid_and_junit_readable(verdicts, tmp
     suites = suite.findall("testsuite") if suite.tag == "testsuites" else [suite]
     assert len(suites) == 1 and len(suites[0].findall("testcase")) == len(verdicts)
     failed = {c.get("name") for c in suites[0].findall("testcase") if c.find("failure") is not None}
-    assert failed == set(verdicts) - {"expect-killed"}
+    assert failed == set(verdicts) - {"expect-killed", "expect-killed-crash"}
+    assert "killed (crash)" in mutants["expect-killed-crash"]["statusReason"]

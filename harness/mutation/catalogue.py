@@ -4,11 +4,16 @@ Each ``[[mutant]]`` entry::
 
     id        = "accumulate-by-position"      # unique, [a-z0-9-]
     title     = "one line"
-    incident  = "which incident, and its production fingerprint"
+    incident  = "which incident, and its production fingerprint"   # optional
     file      = "harness/reference/accumulator.py"   # relative to the project root
     find      = "exact text, must occur exactly once"
     replace   = "the bug"                      # omit or "" to drop the found text
     contracts = ["test_module.py::test_name"]  # contract ids that must catch it
+
+The project root: for the bundled catalogue, the installed package's parent;
+for a team's own adapter (``harness mutate --adapter``), the catalogue's
+folder, or a top-level ``root = "..."`` relative to it; for a ``[runner]``
+table, its own ``root``.
 
 Every error names the file, the entry (its position, id and line) and the field.
 """
@@ -24,8 +29,8 @@ from harness.mutation.outcome import Mutant
 from harness.mutation.runner_config import RunnerConfig, RunnerConfigError, runner_config
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_REQUIRED_STR = ("id", "title", "incident", "file", "find")
-_KNOWN = {*_REQUIRED_STR, "replace", "contracts"}
+_REQUIRED_STR = ("id", "title", "file", "find")
+_KNOWN = {*_REQUIRED_STR, "incident", "replace", "contracts"}
 
 
 class CatalogueError(Exception):
@@ -37,6 +42,7 @@ class Catalogue:
     path: Path
     mutants: tuple[Mutant, ...]
     runner: RunnerConfig | None  # the optional [runner] table, for projects outside Python
+    root: Path | None = None  # the optional top-level 'root': the team's project, resolved
 
     def select(self, ids: list[str] | None) -> list[Mutant]:
         if not ids:
@@ -61,9 +67,11 @@ def load_catalogue(path: Path) -> Catalogue:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CatalogueError(f"{path}: not valid TOML: {exc}") from exc
-    unknown_tables = sorted(set(data) - {"mutant", "runner"})
+    unknown_tables = sorted(set(data) - {"mutant", "runner", "root"})
     if unknown_tables:
-        raise CatalogueError(f"{path}: unknown top-level key(s) {unknown_tables}; expected [[mutant]] and [runner]")
+        raise CatalogueError(
+            f"{path}: unknown top-level key(s) {unknown_tables}; expected [[mutant]], [runner] and root"
+        )
     entries = data.get("mutant", [])
     if not isinstance(entries, list) or not entries:
         raise CatalogueError(f"{path}: no [[mutant]] entries")
@@ -87,7 +95,16 @@ def load_catalogue(path: Path) -> Catalogue:
         config = runner_config(runner, path) if runner is not None else None
     except RunnerConfigError as exc:
         raise CatalogueError(str(exc)) from exc
-    return Catalogue(path=path, mutants=tuple(mutants), runner=config)
+    root = None
+    if "root" in data:
+        if config is not None:
+            raise CatalogueError(f"{path}: top-level 'root' and a [runner] table: give the root in [runner]")
+        if not isinstance(data["root"], str) or not data["root"].strip():
+            raise CatalogueError(f"{path}: 'root' must be a non-empty string (a folder), got {data['root']!r}")
+        root = (path.resolve().parent / data["root"]).resolve()
+        if not root.is_dir():
+            raise CatalogueError(f"{path}: 'root' names {root}, which is not a directory")
+    return Catalogue(path=path, mutants=tuple(mutants), runner=config, root=root)
 
 
 def _mutant(entry: dict, label: str) -> Mutant:
@@ -103,6 +120,9 @@ def _mutant(entry: dict, label: str) -> Mutant:
     replace = entry.get("replace", "")
     if not isinstance(replace, str):
         raise CatalogueError(f"{label}: field 'replace' must be a string, got {replace!r}")
+    incident = entry.get("incident", "")
+    if not isinstance(incident, str):
+        raise CatalogueError(f"{label}: field 'incident' must be a string, got {incident!r}")
     if replace == entry["find"]:
         raise CatalogueError(f"{label}: field 'replace' equals 'find': the patch changes nothing")
     contracts = entry.get("contracts")
@@ -118,7 +138,7 @@ def _mutant(entry: dict, label: str) -> Mutant:
     return Mutant(
         id=entry["id"],
         title=entry["title"],
-        incident=entry["incident"],
+        incident=incident,
         file=file,
         find=entry["find"],
         replace=replace,

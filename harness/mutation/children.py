@@ -1,8 +1,11 @@
-"""Child processes in their own sessions, with a time budget and a registry.
+"""The one owner of every child process a run starts: warm workers, their forks, probes, mutmut.
 
-Each child gets its own process group, so a hung run is stopped with
-everything it started; every running group is registered so an interrupted
-run can stop them all before it exits.
+Each child gets its own process group (its own session), so a hung run is
+stopped with everything it started. :class:`Children` registers every group
+in flight and is used with ``with``: inside it SIGINT and SIGTERM raise
+:class:`KeyboardInterrupt` in the main thread, and on the way out, however the
+block ends, every group still registered is killed and every started process
+reaped. Nothing the run started outlives it.
 """
 
 from __future__ import annotations
@@ -14,14 +17,52 @@ import threading
 import time
 from pathlib import Path
 
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def exit_text(code: int | None) -> str:
+    """A process's end in words: ``exit status 1``, ``killed by signal SIGKILL``."""
+    if code is None:
+        return "no exit status"
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
 
 class Children:
-    """The process groups in flight, so an interrupt can stop every one."""
+    """The process groups in flight, so an interrupt or the end of the run can stop every one."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
+    def __init__(self, handle_signals: bool = True) -> None:
+        self.handle_signals = handle_signals  # False: the caller owns SIGINT and SIGTERM
+        self._lock = threading.RLock()  # an interrupt can arrive while the main thread holds it
         self._groups: set[int] = set()
+        self._procs: list[subprocess.Popen] = []
+        self._saved: dict[int, object] = {}
         self.stopping = False
+
+    def __enter__(self) -> Children:
+        if self.handle_signals and threading.current_thread() is threading.main_thread():
+            for signum in _SIGNALS:
+                self._saved[signum] = signal.signal(signum, _interrupt)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop_all()
+        for proc in self._procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+        for signum, handler in self._saved.items():
+            signal.signal(signum, handler)
+        self._saved.clear()
 
     def start(self, args: list[str], **kwargs) -> subprocess.Popen:
         with self._lock:
@@ -29,9 +70,11 @@ class Children:
                 raise KeyboardInterrupt
             proc = subprocess.Popen(args, start_new_session=True, **kwargs)
             self._groups.add(proc.pid)
+            self._procs = [p for p in self._procs if p.returncode is None] + [proc]
             return proc
 
     def adopt(self, pid: int) -> None:
+        """Register a group someone else started (a worker's fork)."""
         with self._lock:
             self._groups.add(pid)
             if self.stopping:
@@ -41,7 +84,14 @@ class Children:
         with self._lock:
             self._groups.discard(pid)
 
+    def running(self) -> set[int]:
+        with self._lock:
+            return set(self._groups)
+
     def stop_all(self) -> None:
+        if self._saved and threading.current_thread() is threading.main_thread():
+            for signum in _SIGNALS:  # a second Ctrl-C must not cut the clean-up short
+                signal.signal(signum, signal.SIG_IGN)
         with self._lock:
             self.stopping = True
             for pid in self._groups:
@@ -55,8 +105,10 @@ def kill_group(pid: int) -> None:
         pass
 
 
-def run_child(children: Children, args: list[str], cwd: Path, env: dict, timeout: float | None) -> tuple[bool, str, float]:
-    """Run to completion or budget; returns (timed_out, output tail, wall seconds)."""
+def run_child(
+    children: Children, args: list[str], cwd: Path, env: dict, timeout: float | None
+) -> tuple[bool, str, float, str]:
+    """Run to completion or budget; returns (timed_out, output tail, wall seconds, how it ended)."""
     started = time.perf_counter()
     proc = children.start(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
@@ -73,5 +125,7 @@ def run_child(children: Children, args: list[str], cwd: Path, env: dict, timeout
             proc.wait()
             raise
     finally:
+        kill_group(proc.pid)  # whatever it left running in its group
         children.done(proc.pid)
-    return timed_out, output.decode("utf-8", "replace")[-4000:], time.perf_counter() - started
+    status = exit_text(proc.returncode)
+    return timed_out, output.decode("utf-8", "replace")[-4000:], time.perf_counter() - started, status

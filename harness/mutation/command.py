@@ -3,29 +3,41 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import harness
 from harness import exit_codes
-from harness.mutation.catalogue import CatalogueError, load_catalogue
-from harness.mutation.executor import Children, CommandExecutor, ContractsExecutor
+from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
+from harness.mutation.children import Children
+from harness.mutation.copy_executor import CommandExecutor
+from harness.mutation.executor import ContractsExecutor, EngineNotReady
 from harness.mutation.outcome import MutantResult, Verdict
 from harness.mutation.progress import MutantProgress
 from harness.mutation.reports import write_reports
-from harness.mutation.runner import BaselineRed, KnownBugRun, shard
+from harness.mutation.runner import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun, shard
+from harness.mutation.verdict import some
 from harness.mutation.workspace import Project
 
 BUNDLED_CATALOGUE = Path(harness.__file__).resolve().parent / "mutants.toml"
+PYPROJECT = Path("pyproject.toml")  # report thresholds: [tool.harness.nightly] where the command runs
 
-INTERRUPTED = "interrupted: every mutant copy was removed; the working tree was never touched"
+INTERRUPTED = "interrupted: every process the run started was stopped and every copy removed; the working tree was never touched"
 
 
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
+@dataclass
+class Options:
+    catalogue: Path | None = None
+    only: list[str] | None = None
+    report_dir: Path | None = None
+    shard: str | None = None
+    jobs: int | None = None
+    timeout: float | None = None
+    baseline_timeout: float | None = None
+    adapter: str | None = None  # a team's Python adapter, module:attribute, inside the catalogue's project
 
 
 def exit_code(results: list[MutantResult]) -> int:
@@ -41,64 +53,141 @@ def exit_code(results: list[MutantResult]) -> int:
 
 def run_known_bugs(
     catalogue_path: Path | None,
-    only: list[str] | None,
-    report_dir: Path | None,
-    shard_spec: str | None,
-    jobs: int | None,
-    timeout: float | None,
+    only: list[str] | None = None,
+    report_dir: Path | None = None,
+    shard_spec: str | None = None,
+    jobs: int | None = None,
+    timeout: float | None = None,
+    *,
+    adapter: str | None = None,
+    baseline_timeout: float | None = None,
 ) -> int:
-    path = catalogue_path or BUNDLED_CATALOGUE
+    options = Options(catalogue_path, only, report_dir, shard_spec, jobs, timeout, baseline_timeout, adapter)
+    return _run(options)
+
+
+def _usage(message: str) -> int:
+    print(message)
+    return exit_codes.USAGE
+
+
+def _run(o: Options) -> int:
+    from harness.nightly.score import ThresholdError, load_thresholds
+
+    path = o.catalogue or BUNDLED_CATALOGUE
     try:
         catalogue = load_catalogue(path)
-        mutants = shard(catalogue.select(only), shard_spec)
+        mutants = shard(catalogue.select(o.only), o.shard)
+        thresholds = load_thresholds(PYPROJECT)
     except CatalogueError as exc:
-        print(f"catalogue error: {exc}")
-        return exit_codes.USAGE
+        return _usage(f"catalogue error: {exc}")
+    except ThresholdError as exc:
+        return _usage(f"configuration error: {exc}")
+    if o.adapter is not None:
+        module, sep, attr = o.adapter.partition(":")
+        if not (module and sep and attr):
+            return _usage(f"--adapter {o.adapter!r} must look like 'package.module:attribute'")
+        if catalogue.runner is not None:
+            return _usage(f"catalogue error: {path}: a [runner] table runs its own command; it takes no --adapter")
+    elif catalogue.root is not None and catalogue.runner is None:
+        return _usage(f"catalogue error: {path}: 'root' names a project to patch; give its adapter with --adapter")
     if not mutants:
-        where = f"shard {shard_spec} of {path}" if shard_spec else str(path)
+        where = f"shard {o.shard} of {path}" if o.shard else str(path)
         print(f"nothing was tested: {where} selects no known bug")
         return exit_codes.NOTHING_TESTED
-    jobs = jobs or os.cpu_count() or 1
-    children = Children()
-    if catalogue.runner is None:
-        project, executor = Project.bundled(), ContractsExecutor(children)
-    else:
+    jobs = o.jobs or os.cpu_count() or 1
+    started = time.perf_counter()
+    outcome: int | None = None
+    results: list[MutantResult] = []
+    with Children() as children:
         try:
-            project = Project.git_tracked(catalogue.runner.root)
-        except (OSError, subprocess.CalledProcessError) as exc:
-            print(f"catalogue error: {path}: [runner] root {catalogue.runner.root} must be inside a git work tree: {exc}")
-            return exit_codes.USAGE
-        executor = CommandExecutor(children, catalogue.runner)
-    with KnownBugRun(project, executor, jobs=jobs, timeout=timeout) as run:
-        started = time.perf_counter()
-        signal.signal(signal.SIGTERM, _interrupt)
+            setup = _setup(catalogue, path, o, children)
+        except _Usage as exc:
+            return _usage(str(exc))
+        project, executor, baseline_contracts = setup
         try:
-            baseline = run.baseline()
-        except BaselineRed as exc:
-            print(str(exc))
-            return exit_codes.BASELINE
+            with KnownBugRun(
+                project,
+                executor,
+                jobs=jobs,
+                timeout=o.timeout,
+                baseline_timeout=o.baseline_timeout or BASELINE_TIMEOUT,
+                baseline_contracts=baseline_contracts,
+            ) as run:
+                outcome, results = _known_bugs(run, mutants, path, jobs, o)
         except KeyboardInterrupt:
-            print(INTERRUPTED)
-            return exit_codes.INTERRUPTED
-        print(
-            f"baseline: {len(baseline.outcome.tests)} contracts green in {baseline.outcome.wall:.1f}s; "
-            f"{len(mutants)} known bugs from {path.name}, {jobs} jobs" + (f", shard {shard_spec}" if shard_spec else "")
-        )
-        try:
-            with MutantProgress(len(mutants)) as progress:
-                results = run.run(mutants, baseline, progress.advance)
-        except CatalogueError as exc:
-            print(f"catalogue error: {exc}")
-            return exit_codes.USAGE
-        except KeyboardInterrupt:
-            print(INTERRUPTED)
-            return exit_codes.INTERRUPTED
+            outcome = exit_codes.INTERRUPTED
+    if outcome == exit_codes.INTERRUPTED:
+        print(INTERRUPTED)
+        return outcome
+    if outcome is not None:
+        return outcome
     elapsed = time.perf_counter() - started
     _print_summary(results, elapsed)
-    if report_dir is not None:
-        written = write_reports(results, report_dir)
+    if o.report_dir is not None:
+        written = write_reports(results, o.report_dir, thresholds=thresholds, wall=elapsed)
         print("reports: " + ", ".join(str(p) for p in written.values()))
     return exit_code(results)
+
+
+class _Usage(Exception):
+    pass
+
+
+def _setup(catalogue: Catalogue, path: Path, o: Options, children: Children):
+    """The project to patch, the executor that runs its contracts, and the contracts its baseline needs."""
+    if catalogue.runner is not None:
+        root = catalogue.runner.root
+        try:
+            project = Project.git_tracked(root)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            raise _Usage(f"catalogue error: {path}: [runner] root {root} must be inside a git work tree: {exc}") from None
+        return project, CommandExecutor(children, catalogue.runner), None
+    if o.adapter is None:
+        return Project.bundled(), ContractsExecutor(children), None
+    root = catalogue.root or path.resolve().parent
+    try:
+        project = Project.git_tracked(root)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise _Usage(
+            f"catalogue error: {path}: the project {root} must be inside a git work tree (what git tracks is "
+            f"copied): {exc}"
+        ) from None
+    if not project.files:
+        raise _Usage(f"catalogue error: {path}: git tracks no file under {root}")
+    named = sorted({c for m in catalogue.mutants for c in m.contracts})
+    return project, ContractsExecutor(children, adapter=o.adapter), named
+
+
+def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options) -> tuple[int | None, list[MutantResult]]:
+    try:
+        baseline = run.baseline()
+    except BaselineRed as exc:
+        print(str(exc))
+        return exit_codes.BASELINE, []
+    except BaselineTimedOut as exc:
+        print(str(exc))
+        return exit_codes.TIMEOUT, []
+    except EngineNotReady as exc:
+        if exc.kind == "usage":
+            return _usage(f"usage error: {exc}"), []
+        print(f"baseline is red:\n  {exc}")
+        return exit_codes.BASELINE, []
+    except CatalogueError as exc:
+        return _usage(f"catalogue error: {exc}"), []
+    tests = baseline.outcome.tests
+    applied = sum(e["outcome"] != "not applicable" for e in tests.values())
+    print(
+        f"baseline: {applied} contracts green in {baseline.outcome.wall:.1f}s"
+        + (f" ({len(tests) - applied} not applicable)" if applied < len(tests) else "")
+        + f"; {len(mutants)} known bugs from {path.name}, {jobs} jobs"
+        + (f", shard {o.shard}" if o.shard else "")
+    )
+    try:
+        with MutantProgress(len(mutants)) as progress:
+            return None, run.run(mutants, baseline, progress.advance)
+    except CatalogueError as exc:
+        return _usage(f"catalogue error: {exc}"), []
 
 
 def _print_summary(results: list[MutantResult], elapsed: float) -> None:
@@ -107,6 +196,11 @@ def _print_summary(results: list[MutantResult], elapsed: float) -> None:
             print(f"{r.verdict.value.upper()}: {r.mutant.id} ({r.mutant.file}): {r.reason}")
             for line in r.message.splitlines()[:12]:
                 print(f"    {line}")
+        if r.engine and not r.engine.startswith("in-memory: code swap"):
+            print(f"    {r.mutant.id}: patched by {r.engine}")
     counts = Counter(r.verdict for r in results)
     detail = ", ".join(f"{counts[v]} {v.value}" for v in Verdict if counts[v])
-    print(f"{counts[Verdict.KILLED]}/{len(results)} known bugs killed ({detail or 'none run'}) in {elapsed:.1f}s")
+    crashes = [r.mutant.id for r in results if r.verdict is Verdict.KILLED and r.kind == "crash"]
+    if crashes:
+        detail += f"; killed by a crash of the code under test: {some(crashes, 'bug')}"
+    print(f"{counts[Verdict.KILLED]}/{len(results)} known bugs killed ({detail or 'none run'}) in {elapsed:.1f}s wall")

@@ -1,4 +1,12 @@
-"""Running the contracts of one workspace: the bundled ones, or a foreign project's command."""
+"""Runs that need a copy of the project per mutant: a foreign project's command, and the in-memory fallback.
+
+:class:`CopyExecutor` is the path every Python mutant took before the warm
+engine (:mod:`harness.mutation.executor`): the project copied to a temporary
+directory, the patch written there, a fresh pytest session (forked from a
+warm zygote) with per-test coverage. The engine falls back to it when neither
+in-memory way holds, and the benchmarks run it side by side with the engine.
+:class:`CommandExecutor` runs a foreign project's own test command.
+"""
 
 from __future__ import annotations
 
@@ -6,66 +14,106 @@ import json
 import os
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import harness.contracts
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
 from harness.mutation.children import Children, run_child
-from harness.mutation.forkserver import ZygoteDied, ZygotePool
 from harness.mutation.coverage_files import CoverageFileError, read_line_coverage
-from harness.mutation.junit_read import read_junit
+from harness.mutation.forkserver import ZygoteDied, ZygotePool
+from harness.mutation.junit_read import JUnitError, read_junit
+from harness.mutation.outcome import Mutant, RunOutcome, matches
+from harness.mutation.patch import AppliedPatch
 from harness.mutation.reach import ALL_TESTS
 from harness.mutation.runner_config import RunnerConfig
-from harness.mutation.workspace import Workspace
+from harness.mutation.workspace import Project, Workspace
 
-CONTRACTS_SUBDIR = Path(harness.contracts.__file__).resolve().parent.relative_to(
-    Path(harness.contracts.__file__).resolve().parents[2]
-)
+INSTALLED_CONTRACTS = Path(harness.contracts.__file__).resolve().parent
+CONTRACTS_SUBDIR = INSTALLED_CONTRACTS.relative_to(INSTALLED_CONTRACTS.parents[1])
 
 HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / "harness-hypothesis-cache"
 
 
-@dataclass
-class RunOutcome:
-    tests: dict[str, dict] = field(default_factory=dict)
-    collection_errors: list[str] = field(default_factory=list)
-    timed_out: bool = False
-    wall: float = 0.0
-    output_tail: str = ""
-    statements: set[int] = field(default_factory=set)  # executable lines of the target file
-    executed: dict[int, set[str]] = field(default_factory=dict)  # line -> contexts that ran it
+def contract_env(adapter: str | None) -> dict:
+    env = {
+        **os.environ,
+        ENV_VAR: adapter or DEFAULT_SPEC,
+        "PYTHONDONTWRITEBYTECODE": "1",
+        # Hypothesis caches its unicode tables here; building them costs
+        # seconds, so every run shares one cache outside any work tree.
+        "HYPOTHESIS_STORAGE_DIRECTORY": str(HYPOTHESIS_CACHE),
+    }
+    env.pop("PYTHONPATH", None)
+    return env
 
 
-def matches(test_id: str, contract: str) -> bool:
-    """A contract id names a test, a module of tests, or a test by its bare name."""
-    return test_id == contract or test_id.startswith((contract + "::", contract + "[")) or test_id.endswith(
-        "::" + contract
-    )
+def contract_args(profile: str, adapter: str | None) -> list[str]:
+    """pytest options every mutant run of the contracts shares."""
+    return [
+        "-p",
+        "no:cacheprovider",
+        "--harness-profile",
+        profile,
+        # A hang the mutant causes is the mutant's timeout, judged by its own budget.
+        "--adapter-timeout",
+        "0",
+        "-q",
+        "--no-header",
+        "--color=no",
+        "-p",
+        "no:randomly",
+        *(["--adapter", adapter] if adapter else []),
+    ]
 
 
-class ContractsExecutor:
-    """Runs named contracts of the bundled package against its (patched) reference."""
+class PerCopyExecutor:
+    """A fresh copy of the project for the baseline and for every mutant."""
 
-    def __init__(self, children: Children, hypothesis_profile: str = "ci") -> None:
+    children: Children
+    project: Project | None = None
+
+    def prepare(self, project: Project, jobs: int) -> None:
+        self.project = project
+
+    def collected(self) -> list[str] | None:
+        """Every contract id the executor knows before the baseline; None: only the baseline will tell."""
+        return None
+
+    def baseline(self, contracts: list[str] | None, budget: float | None) -> RunOutcome:
+        with Workspace(self.project, "baseline") as ws:
+            return self.run(ws, contracts, None, None, budget)
+
+    def mutant(self, mutant: Mutant, patch: AppliedPatch, budget: float | None) -> RunOutcome:
+        with Workspace(self.project, mutant.id) as ws:
+            ws.write(mutant.file, patch.text)
+            return self.run(ws, list(mutant.contracts), mutant.file, (patch.first_line, patch.last_line), budget)
+
+    def run(self, workspace: Workspace, contracts, target, lines, timeout) -> RunOutcome:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Nothing stays warm between runs."""
+
+
+class CopyExecutor(PerCopyExecutor):
+    """Named contracts against a patched copy: a fresh pytest session per mutant, reach from coverage."""
+
+    def __init__(self, children: Children, hypothesis_profile: str = "ci", adapter: str | None = None,
+                 code_dirs: list[str] | None = None, preload: list[str] | None = None) -> None:
         self.children = children
         self.profile = hypothesis_profile
-        env = {
-            **os.environ,
-            ENV_VAR: DEFAULT_SPEC,
-            "PYTHONDONTWRITEBYTECODE": "1",
-            # Hypothesis caches its unicode tables here; building them costs
-            # seconds, so every copy shares one cache outside any work tree.
-            "HYPOTHESIS_STORAGE_DIRECTORY": str(HYPOTHESIS_CACHE),
-        }
-        env.pop("PYTHONPATH", None)
-        self.pool = ZygotePool(children, env)
+        self.adapter = adapter
+        self.code_dirs = code_dirs  # relative to the copy: where an exception counts as raised by the code under test
+        self.preload = preload  # packages imported before collection, so their import-time lines count for every test
+        self.pool = ZygotePool(children, contract_env(adapter))
 
     def close(self) -> None:
         self.pool.close()
 
     def contracts_dir(self, workspace: Workspace) -> Path:
-        return workspace.root / CONTRACTS_SUBDIR
+        if self.adapter is None:  # the bundled project: its contracts are in the copy
+            return workspace.root / CONTRACTS_SUBDIR
+        return INSTALLED_CONTRACTS
 
     def run(
         self,
@@ -84,49 +132,57 @@ class ContractsExecutor:
             "target": str(workspace.root / target) if target else None,
             "first_line": lines[0] if lines else 0,
             "last_line": lines[1] if lines else 0,
-            "pytest_args": [
-                *targets,
-                "--rootdir",
-                str(contracts_dir),
-                "-p",
-                "no:cacheprovider",
-                "--harness-profile",
-                self.profile,
-                # A hang the mutant causes is the mutant's timeout, judged by its own budget.
-                "--adapter-timeout",
-                "0",
-                "-q",
-                "--no-header",
-                "--color=no",
-                "-p",
-                "no:randomly",
-            ],
+            "code_dirs": [str(workspace.root / d) for d in (self.code_dirs or ["harness/reference"])],
+            "preload": self.preload if self.preload is not None else ["harness.reference"],
+            "check_harness": self.adapter is None,
+            "pytest_args": [*targets, "--rootdir", str(contracts_dir), *contract_args(self.profile, self.adapter)],
         }
         spec_path = workspace.root / ".harness-probe-spec.json"
         spec_path.write_text(json.dumps(spec))
         log = workspace.root / ".harness-probe.log"
         started = time.perf_counter()
         try:
-            timed_out = self.pool.run(spec_path, workspace.root, log, timeout)
-        except ZygoteDied:
+            timed_out, status = self.pool.run(spec_path, workspace.root, log, timeout)
+        except ZygoteDied as exc:
             if self.children.stopping:
                 raise KeyboardInterrupt from None
-            raise
+            return RunOutcome(collection_errors=[str(exc)], wall=time.perf_counter() - started)
         tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
         outcome = RunOutcome(timed_out=timed_out, wall=time.perf_counter() - started, output_tail=tail)
         if not timed_out:
-            if out.exists():
-                data = json.loads(out.read_text())
-                outcome.tests = data["tests"]
-                outcome.collection_errors = data["collection_errors"]
-                outcome.statements = set(data["statements"])
-                outcome.executed = {int(n): set(c) for n, c in data["executed"].items()}
-            else:
-                outcome.collection_errors = [f"the contract run died before reporting:\n{tail}"]
+            read_probe_output(out, outcome, status, tail)
         return outcome
 
 
-class CommandExecutor:
+def read_probe_output(out: Path, outcome: RunOutcome, status: str, tail: str) -> None:
+    """Fill ``outcome`` from the probe's JSON; a missing or malformed file is an error of this run, not a crash."""
+    if not out.exists():
+        outcome.collection_errors = [f"the contract run died before reporting ({status})" + _ends(tail)]
+        return
+    try:
+        data = json.loads(out.read_text())
+        tests = {str(t): dict(e) for t, e in data["tests"].items()}
+        for entry in tests.values():
+            if entry["outcome"] not in ("passed", "assertion", "crash", "error", "not applicable"):
+                raise ValueError(f"unknown outcome {entry['outcome']!r}")
+        errors = [str(e) for e in data["collection_errors"]]
+        statements = {int(n) for n in data["statements"]}
+        executed = {int(n): {str(c) for c in contexts} for n, contexts in data["executed"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        outcome.collection_errors = [
+            f"the contract run wrote malformed results ({type(exc).__name__}: {exc}; {status})" + _ends(tail)
+        ]
+        return
+    outcome.tests, outcome.collection_errors = tests, errors
+    outcome.statements, outcome.executed = statements, executed
+
+
+def _ends(tail: str) -> str:
+    tail = tail.strip()
+    return f"; its output ends:\n{tail}" if tail else "; it printed nothing"
+
+
+class CommandExecutor(PerCopyExecutor):
     """Runs a foreign project's own test command; reads its JUnit and coverage files.
 
     Configured by the catalogue's ``[runner]`` table. The coverage file has no
@@ -138,9 +194,6 @@ class CommandExecutor:
         self.children = children
         self.config = runner
 
-    def close(self) -> None:
-        """Nothing stays warm between runs of a foreign command."""
-
     def run(
         self,
         workspace: Workspace,
@@ -150,7 +203,7 @@ class CommandExecutor:
         timeout: float | None,
     ) -> RunOutcome:
         env = {**os.environ, "CI": "true"}
-        timed_out, tail, wall = run_child(
+        timed_out, tail, wall, status = run_child(
             self.children, ["/bin/sh", "-c", self.config.command], workspace.root, env, timeout
         )
         outcome = RunOutcome(timed_out=timed_out, wall=wall, output_tail=tail)
@@ -158,9 +211,13 @@ class CommandExecutor:
             return outcome
         junit = workspace.root / self.config.junit
         if not junit.exists():
-            outcome.collection_errors = [f"the test command wrote no JUnit file {self.config.junit}:\n{tail}"]
+            outcome.collection_errors = [f"the test command ({status}) wrote no JUnit file {self.config.junit}" + _ends(tail)]
             return outcome
-        tests = read_junit(junit, self.config.assertion_pattern)
+        try:
+            tests = read_junit(junit, self.config.assertion_pattern)
+        except JUnitError as exc:
+            outcome.collection_errors = [f"{exc} (the test command ended with {status})" + _ends(tail)]
+            return outcome
         if contracts:
             tests = {t: e for t, e in tests.items() if any(matches(t, c) for c in contracts)}
         outcome.tests = tests

@@ -1,180 +1,259 @@
-"""Running the contracts of one workspace: the bundled ones, or a foreign project's command."""
+"""Running the contracts against a patched project: the warm engine, with its fallbacks.
+
+:class:`ContractsExecutor` copies the project once per run (what git tracks,
+or the bundled package), starts one warm worker per job
+(:mod:`harness.mutation.worker`) that collects the contracts once, and runs
+the baseline and every mutant in forks of those workers, the patch applied in
+memory (:mod:`harness.mutation.inmemory`). A mutant neither in-memory way can
+hold runs in a copy of its own (:class:`~harness.mutation.copy_executor.CopyExecutor`),
+and its report says so.
+"""
 
 from __future__ import annotations
 
 import json
-import os
+import shutil
 import tempfile
+import threading
 import time
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import harness.contracts
-from harness.adapter import DEFAULT_SPEC, ENV_VAR
-from harness.mutation.children import Children, run_child
-from harness.mutation.forkserver import ZygoteDied, ZygotePool
-from harness.mutation.coverage_files import CoverageFileError, read_line_coverage
-from harness.mutation.junit_read import read_junit
-from harness.mutation.reach import ALL_TESTS
-from harness.mutation.runner_config import RunnerConfig
-from harness.mutation.workspace import Workspace
-
-CONTRACTS_SUBDIR = Path(harness.contracts.__file__).resolve().parent.relative_to(
-    Path(harness.contracts.__file__).resolve().parents[2]
+from harness.mutation.children import Children, exit_text
+from harness.mutation.copy_executor import (
+    HYPOTHESIS_CACHE,
+    INSTALLED_CONTRACTS,
+    CommandExecutor,
+    CopyExecutor,
+    contract_args,
+    contract_env,
 )
+from harness.mutation.engine import WorkerDied, WorkerNotReady, WorkerPool
+from harness.mutation.inmemory import COPY
+from harness.mutation.outcome import Mutant, RunOutcome, matches
+from harness.mutation.patch import AppliedPatch
+from harness.mutation.workspace import Project, Workspace
 
-HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / "harness-hypothesis-cache"
+__all__ = ["HYPOTHESIS_CACHE", "Children", "CommandExecutor", "ContractsExecutor", "CopyExecutor", "RunOutcome",
+           "matches"]
 
-
-@dataclass
-class RunOutcome:
-    tests: dict[str, dict] = field(default_factory=dict)
-    collection_errors: list[str] = field(default_factory=list)
-    timed_out: bool = False
-    wall: float = 0.0
-    output_tail: str = ""
-    statements: set[int] = field(default_factory=set)  # executable lines of the target file
-    executed: dict[int, set[str]] = field(default_factory=dict)  # line -> contexts that ran it
+MODES = ("auto", "reimport", "copy")  # how mutants are applied: auto tries a code swap first
 
 
-def matches(test_id: str, contract: str) -> bool:
-    """A contract id names a test, a module of tests, or a test by its bare name."""
-    return test_id == contract or test_id.startswith((contract + "::", contract + "[")) or test_id.endswith(
-        "::" + contract
-    )
+class EngineNotReady(Exception):
+    """The warm workers could not start: ``kind`` is ``usage`` (adapter spec, shadowing) or ``collection``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class ContractsExecutor:
-    """Runs named contracts of the bundled package against its (patched) reference."""
+    """The contracts against the bundled reference, or against a team's Python adapter in its own project.
 
-    def __init__(self, children: Children, hypothesis_profile: str = "ci") -> None:
-        self.children = children
-        self.profile = hypothesis_profile
-        env = {
-            **os.environ,
-            ENV_VAR: DEFAULT_SPEC,
-            "PYTHONDONTWRITEBYTECODE": "1",
-            # Hypothesis caches its unicode tables here; building them costs
-            # seconds, so every copy shares one cache outside any work tree.
-            "HYPOTHESIS_STORAGE_DIRECTORY": str(HYPOTHESIS_CACHE),
-        }
-        env.pop("PYTHONPATH", None)
-        self.pool = ZygotePool(children, env)
-
-    def close(self) -> None:
-        self.pool.close()
-
-    def contracts_dir(self, workspace: Workspace) -> Path:
-        return workspace.root / CONTRACTS_SUBDIR
-
-    def run(
-        self,
-        workspace: Workspace,
-        contracts: list[str] | None,
-        target: str | None,
-        lines: tuple[int, int] | None,
-        timeout: float | None,
-    ) -> RunOutcome:
-        contracts_dir = self.contracts_dir(workspace)
-        targets = [str(contracts_dir / c) for c in contracts] if contracts else [str(contracts_dir)]
-        out = workspace.root / ".harness-probe.json"
-        spec = {
-            "root": str(workspace.root),
-            "out": str(out),
-            "target": str(workspace.root / target) if target else None,
-            "first_line": lines[0] if lines else 0,
-            "last_line": lines[1] if lines else 0,
-            "pytest_args": [
-                *targets,
-                "--rootdir",
-                str(contracts_dir),
-                "-p",
-                "no:cacheprovider",
-                "--harness-profile",
-                self.profile,
-                # A hang the mutant causes is the mutant's timeout, judged by its own budget.
-                "--adapter-timeout",
-                "0",
-                "-q",
-                "--no-header",
-                "--color=no",
-                "-p",
-                "no:randomly",
-            ],
-        }
-        spec_path = workspace.root / ".harness-probe-spec.json"
-        spec_path.write_text(json.dumps(spec))
-        log = workspace.root / ".harness-probe.log"
-        started = time.perf_counter()
-        try:
-            timed_out = self.pool.run(spec_path, workspace.root, log, timeout)
-        except ZygoteDied:
-            if self.children.stopping:
-                raise KeyboardInterrupt from None
-            raise
-        tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
-        outcome = RunOutcome(timed_out=timed_out, wall=time.perf_counter() - started, output_tail=tail)
-        if not timed_out:
-            if out.exists():
-                data = json.loads(out.read_text())
-                outcome.tests = data["tests"]
-                outcome.collection_errors = data["collection_errors"]
-                outcome.statements = set(data["statements"])
-                outcome.executed = {int(n): set(c) for n, c in data["executed"].items()}
-            else:
-                outcome.collection_errors = [f"the contract run died before reporting:\n{tail}"]
-        return outcome
-
-
-class CommandExecutor:
-    """Runs a foreign project's own test command; reads its JUnit and coverage files.
-
-    Configured by the catalogue's ``[runner]`` table. The coverage file has no
-    per-test data, so reach is credited to the whole run: name a narrow
-    command if the distinction matters.
+    ``adapter`` None: the project is the bundled package and the adapter its
+    reference. Otherwise ``adapter`` is a ``module:attribute`` spec inside the
+    project, and the contracts are the installed harness's.
     """
 
-    def __init__(self, children: Children, runner: RunnerConfig) -> None:
+    def __init__(
+        self,
+        children: Children,
+        hypothesis_profile: str = "ci",
+        adapter: str | None = None,
+        mode: str = "auto",
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         self.children = children
-        self.config = runner
+        self.profile = hypothesis_profile
+        self.adapter = adapter
+        self.mode = mode
+        self.project: Project | None = None
+        self.run_dir: Path | None = None
+        self.copy_root: Path | None = None
+        self.pool: WorkerPool | None = None
+        self._copy: CopyExecutor | None = None
+        self._copy_lock = threading.Lock()
+        self._items: list[str] = []
+
+    # ------------------------------------------------------------ set-up, once per run
+
+    def _code_dirs(self) -> list[str]:
+        return ["harness/reference"] if self.adapter is None else ["."]
+
+    def _preload(self) -> list[str]:
+        if self.adapter is None:
+            return ["harness.reference"]
+        return [self.adapter.partition(":")[0].split(".")[0]]
+
+    def prepare(self, project: Project, jobs: int) -> None:
+        """Copy the project once and start ``jobs`` warm workers on the copy; wait until they collected."""
+        self.project = project
+        self.run_dir = Path(tempfile.mkdtemp(prefix="harness-run-"))
+        self.copy_root = self.run_dir / "project"
+        for relative in project.files:
+            destination = self.copy_root / relative
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(project.root / relative, destination)
+        contracts_dir = self.copy_root / "harness" / "contracts" if self.adapter is None else INSTALLED_CONTRACTS
+        spec = {
+            "root": str(self.copy_root),
+            "run_dir": str(self.run_dir),
+            "code_dirs": [str((self.copy_root / d).resolve()) for d in self._code_dirs()],
+            "preload": self._preload(),
+            "shadow_check": {"harness": "the bundled package"} if self.adapter is None
+            else {self.adapter.partition(":")[0]: "the team's project"},
+            "pytest_args": [str(contracts_dir), "--rootdir", str(contracts_dir), "-s",
+                            *contract_args(self.profile, self.adapter)],
+        }
+        spec_path = self.run_dir / "worker-spec.json"
+        spec_path.write_text(json.dumps(spec))
+        env = contract_env(self.adapter)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # the copy is the run's own: its bytecode speeds up every worker
+        self.pool = WorkerPool(self.children, spec_path, self.copy_root, env, self.run_dir, max(1, jobs))
+        try:
+            workers = self.pool.start_all()
+        except WorkerNotReady as exc:
+            raise EngineNotReady(exc.kind, str(exc)) from None
+        except WorkerDied as exc:
+            if self.children.stopping:
+                raise KeyboardInterrupt from None
+            raise EngineNotReady("collection", str(exc)) from None
+        self._items = list(workers[0].ready["items"])
+
+    def collected(self) -> list[str]:
+        return list(self._items)
 
     def close(self) -> None:
-        """Nothing stays warm between runs of a foreign command."""
+        if self.pool is not None:
+            self.pool.close()
+        if self._copy is not None:
+            self._copy.close()
+        if self.run_dir is not None:
+            shutil.rmtree(self.run_dir, ignore_errors=True)
+            self.run_dir = None
 
-    def run(
-        self,
-        workspace: Workspace,
-        contracts: list[str] | None,
-        target: str | None,
-        lines: tuple[int, int] | None,
-        timeout: float | None,
-    ) -> RunOutcome:
-        env = {**os.environ, "CI": "true"}
-        timed_out, tail, wall = run_child(
-            self.children, ["/bin/sh", "-c", self.config.command], workspace.root, env, timeout
-        )
-        outcome = RunOutcome(timed_out=timed_out, wall=wall, output_tail=tail)
-        if timed_out:
-            return outcome
-        junit = workspace.root / self.config.junit
-        if not junit.exists():
-            outcome.collection_errors = [f"the test command wrote no JUnit file {self.config.junit}:\n{tail}"]
-            return outcome
-        tests = read_junit(junit, self.config.assertion_pattern)
-        if contracts:
-            tests = {t: e for t, e in tests.items() if any(matches(t, c) for c in contracts)}
-        outcome.tests = tests
-        if target:
+    # ------------------------------------------------------------ runs
+
+    def _ask(self, request: dict, budget: float | None) -> tuple[object, str]:
+        """One request on a warm worker; a worker that dies is replaced and the request retried once."""
+        notes = []
+        for attempt in (1, 2):
+            worker = self.pool.borrow()
             try:
-                statements, executed = read_line_coverage(
-                    workspace.root / self.config.coverage,
-                    self.config.coverage_format,
-                    workspace.root / target,
-                    workspace.root,
+                reply = worker.ask(request, budget)
+            except (WorkerDied, WorkerNotReady) as exc:
+                self.pool.discard(worker)
+                if self.children.stopping:
+                    raise KeyboardInterrupt from None
+                notes.append(str(exc))
+                if attempt == 2:
+                    raise WorkerDied(f"{notes[0]}\nretried once on a fresh worker: {notes[1]}") from None
+                continue
+            self.pool.give_back(worker)
+            note = f"its first worker died and it was retried on a fresh one ({notes[0].splitlines()[0]})" if notes else ""
+            return reply, note
+        raise AssertionError("unreachable")
+
+    def baseline(self, contracts: list[str] | None, budget: float | None) -> RunOutcome:
+        """Every collected contract (or those matching ``contracts``), split over the workers by module."""
+        items = [t for t in self._items if not contracts or any(matches(t, c) for c in contracts)]
+        shares: list[list[str]] = [[] for _ in range(self.pool.size)]
+        modules: dict[str, list[str]] = {}
+        for t in items:
+            modules.setdefault(t.split("::")[0], []).append(t)
+        for group in sorted(modules.values(), key=len, reverse=True):
+            min(shares, key=len).extend(group)
+        shares = [s for s in shares if s]
+        started = time.perf_counter()
+        deadline = None if budget is None else time.monotonic() + budget
+
+        def run_share(share: list[str]) -> RunOutcome:
+            remaining = None if deadline is None else max(0.1, deadline - time.monotonic())
+            return self._outcome(*self._try({"kind": "baseline", "label": "baseline", "items": share}, remaining))
+
+        if len(shares) == 1:
+            parts = [run_share(shares[0])]
+        else:
+            with ThreadPoolExecutor(max_workers=len(shares)) as threads:
+                parts = list(threads.map(run_share, shares))
+        outcome = RunOutcome(wall=time.perf_counter() - started, reach_measured=True)
+        for part in parts:
+            outcome.tests.update(part.tests)
+            outcome.collection_errors += part.collection_errors
+            outcome.timed_out = outcome.timed_out or part.timed_out
+            outcome.output_tail = outcome.output_tail or part.output_tail
+        return outcome
+
+    def _try(self, request: dict, budget: float | None):
+        try:
+            return self._ask(request, budget)
+        except WorkerDied as exc:
+            return None, str(exc)
+
+    def mutant(self, mutant: Mutant, patch: AppliedPatch, budget: float | None) -> RunOutcome:
+        if self.mode == "copy":
+            return self._in_copy(mutant, patch, budget, "asked for")
+        request = {
+            "kind": "mutant",
+            "label": mutant.id,
+            "file": str(self.copy_root / mutant.file),
+            "patched": patch.text,
+            "first": patch.first_line,
+            "last": patch.last_line,
+            "contracts": list(mutant.contracts),
+            "mode": "reimport" if self.mode == "reimport" else None,
+        }
+        reply, note = self._try(request, budget)
+        if reply is not None and isinstance(reply.result, dict) and "fallback" in reply.result:
+            return self._in_copy(mutant, patch, budget, str(reply.result["fallback"]))
+        outcome = self._outcome(reply, note)
+        return outcome
+
+    def _in_copy(self, mutant: Mutant, patch: AppliedPatch, budget: float | None, why: str) -> RunOutcome:
+        with self._copy_lock:
+            if self._copy is None:
+                self._copy = CopyExecutor(
+                    self.children, self.profile, self.adapter, code_dirs=self._code_dirs(), preload=self._preload()
                 )
-            except CoverageFileError as exc:
-                outcome.collection_errors = [str(exc)]
-                return outcome
-            outcome.statements = statements
-            outcome.executed = {n: {ALL_TESTS} for n in executed}
+                self._copy.prepare(self.project, 1)
+        outcome = self._copy.mutant(mutant, patch, budget)
+        outcome.engine = f"{COPY} ({why})"
+        return outcome
+
+    def _outcome(self, reply, note: str) -> RunOutcome:
+        """A worker's reply as a run outcome; anything malformed or missing is an error of the run, never a crash."""
+        if reply is None:  # the worker died twice
+            return RunOutcome(collection_errors=[note], reach_measured=True)
+        outcome = RunOutcome(timed_out=reply.timed_out, wall=reply.wall, reach_measured=True, engine=note)
+        if reply.timed_out:
+            return outcome
+        result = reply.result
+        if result is None:
+            tail = reply.tail.strip()
+            outcome.collection_errors = [
+                f"the contract run died before reporting ({exit_text(reply.exit)})"
+                + (f"; its output ends:\n{tail}" if tail else "; it printed nothing")
+            ]
+            return outcome
+        try:
+            tests = {str(t): dict(e) for t, e in result["tests"].items()}
+            for entry in tests.values():
+                if entry["outcome"] not in ("passed", "assertion", "crash", "error", "not applicable"):
+                    raise ValueError(f"unknown outcome {entry['outcome']!r}")
+                entry["duration"] = float(entry.get("duration", 0.0))
+                entry["reached"] = bool(entry.get("reached", False))
+            errors = [str(e) for e in result["errors"]]
+            engine = str(result.get("engine", ""))
+            engine_note = str(result.get("engine_note", ""))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            outcome.collection_errors = [
+                f"the contract run sent malformed results ({type(exc).__name__}: {exc}; {exit_text(reply.exit)})"
+            ]
+            return outcome
+        outcome.tests, outcome.collection_errors = tests, errors
+        outcome.engine = "; ".join(p for p in (engine + (f" ({engine_note})" if engine_note else ""), note) if p)
+        # The engine's own time: the whole round trip less what the contracts themselves took.
+        outcome.overhead = max(0.0, reply.wall - sum(e["duration"] for e in tests.values()))
         return outcome

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from harness.mutation import zygote
-from harness.mutation.children import Children, kill_group
+from harness.mutation.children import Children, exit_text, kill_group
 
 
 class ZygoteDied(Exception):
@@ -45,13 +45,17 @@ class Zygote:
                 return None
             chunk = os.read(fd, 65536)
             if not chunk:
-                raise ZygoteDied("the warm process exited")
+                try:
+                    code = self.proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    code = None
+                raise ZygoteDied(f"the warm process (pid {self.proc.pid}) died ({exit_text(code)})")
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)
         return json.loads(line)
 
-    def run(self, spec: Path, cwd: Path, log: Path, timeout: float | None) -> bool:
-        """Run one probe; True when it ran past ``timeout`` and was killed."""
+    def run(self, spec: Path, cwd: Path, log: Path, timeout: float | None) -> tuple[bool, str]:
+        """Run one probe: (whether it ran past ``timeout`` and was killed, how it ended)."""
         request = {"spec": str(spec), "cwd": str(cwd), "log": str(log)}
         self.proc.stdin.write(json.dumps(request).encode() + b"\n")
         self.proc.stdin.flush()
@@ -59,16 +63,25 @@ class Zygote:
         self.children.adopt(pid)
         try:
             deadline = None if timeout is None else time.monotonic() + timeout
-            if self._read(deadline) is not None:
-                return False
+            message = self._read(deadline)
+            if message is not None:
+                return False, exit_text(message.get("exit"))
             kill_group(pid)
-            self._read(None)
-            return True
+            message = self._read(None)
+            return True, exit_text(message.get("exit"))
+        except BaseException:
+            kill_group(pid)
+            raise
         finally:
             self.children.done(pid)
 
     def close(self) -> None:
-        self.proc.stdin.close()
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        kill_group(self.proc.pid)
         self.proc.wait()
         self.children.done(self.proc.pid)
 
@@ -80,19 +93,21 @@ class ZygotePool:
         self._idle: queue.SimpleQueue[Zygote] = queue.SimpleQueue()
         self._all: list[Zygote] = []
 
-    def run(self, spec: Path, cwd: Path, log: Path, timeout: float | None) -> bool:
+    def run(self, spec: Path, cwd: Path, log: Path, timeout: float | None) -> tuple[bool, str]:
         try:
             warm = self._idle.get_nowait()
         except queue.Empty:
             warm = Zygote(self.children, self.env)
             self._all.append(warm)
         try:
-            timed_out = warm.run(spec, cwd, log, timeout)
-        except (ZygoteDied, OSError, BrokenPipeError):
+            outcome = warm.run(spec, cwd, log, timeout)
+        except (ZygoteDied, OSError) as exc:
             self._all.remove(warm)
-            raise
+            kill_group(warm.proc.pid)
+            self.children.done(warm.proc.pid)
+            raise exc if isinstance(exc, ZygoteDied) else ZygoteDied(f"the warm process failed: {exc}") from exc
         self._idle.put(warm)
-        return timed_out
+        return outcome
 
     def close(self) -> None:
         for warm in self._all:

@@ -9,6 +9,10 @@ from pathlib import Path
 DEFAULT_ASSERTION_PATTERN = r"AssertionError|assert"
 
 
+class JUnitError(Exception):
+    """The JUnit file cannot be read as JUnit XML."""
+
+
 def read_junit(path: Path, assertion_pattern: str) -> dict[str, dict]:
     """One entry per testcase: outcome ``passed``, ``assertion`` or ``error``.
 
@@ -17,11 +21,19 @@ def read_junit(path: Path, assertion_pattern: str) -> dict[str, dict]:
     """
     pattern = re.compile(assertion_pattern)
     tests: dict[str, dict] = {}
-    for case in ET.parse(path).getroot().iter("testcase"):
+    try:
+        root = ET.parse(path).getroot()
+    except (ET.ParseError, OSError) as exc:
+        raise JUnitError(f"the JUnit file {path.name} is not readable XML: {exc}") from None
+    for case in root.iter("testcase"):
         name = case.get("name", "")
         classname = case.get("classname", "")
         key = f"{classname}::{name}" if classname else name
-        entry = {"outcome": "passed", "message": "", "duration": float(case.get("time") or 0.0)}
+        try:
+            duration = float(case.get("time") or 0.0)
+        except ValueError:
+            raise JUnitError(f"the JUnit file {path.name}: testcase {key!r} has time={case.get('time')!r}") from None
+        entry = {"outcome": "passed", "message": "", "duration": duration}
         for tag in ("failure", "error"):
             element = case.find(tag)
             if element is None:

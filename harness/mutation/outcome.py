@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+KILL_KINDS = ("assertion", "crash")  # a test outcome that kills a mutant once the test reached the patch
+
 
 class Verdict(str, Enum):
     KILLED = "killed"
@@ -60,10 +62,36 @@ class MutantResult:
     covered_by: list[str] = field(default_factory=list)  # contract ids that executed the patched lines
     killed_by: list[str] = field(default_factory=list)  # contract ids that failed on an assertion with reach
     tests: list[str] = field(default_factory=list)  # every contract id the mutant ran
-    duration: float = 0.0  # seconds
+    duration: float = 0.0  # wall seconds
     source: str = ""  # the original file's text, for reports that show it
+    kind: str = ""  # killed: "assertion" or "crash" (an exception raised out of the code under test)
+    engine: str = ""  # how the patch was applied (in memory, or a copy of the project), and why
 
     @property
     def status_line(self) -> str:
-        """``verdict: reason``, the one line every report leads with."""
-        return f"{self.verdict.value}: {self.reason}"
+        """``verdict: reason`` (``killed (crash): ...`` with the kind of kill), the line every report leads with."""
+        kind = f" ({self.kind})" if self.verdict is Verdict.KILLED and self.kind else ""
+        return f"{self.verdict.value}{kind}: {self.reason}"
+
+
+@dataclass
+class RunOutcome:
+    """What one run of contracts measured; the verdict rule reads it."""
+
+    tests: dict[str, dict] = field(default_factory=dict)  # contract id -> outcome, message, duration, reached
+    collection_errors: list[str] = field(default_factory=list)
+    timed_out: bool = False
+    wall: float = 0.0
+    output_tail: str = ""
+    statements: set[int] = field(default_factory=set)  # executable lines of the target file (coverage reach)
+    executed: dict[int, set[str]] = field(default_factory=dict)  # line -> contexts that ran it (coverage reach)
+    reach_measured: bool = False  # True: each test entry already says whether it reached the patch (markers)
+    engine: str = ""  # how the patch was applied, and why when it fell back
+    overhead: float | None = None  # seconds the engine spent on this mutant beyond the contracts' own time
+
+
+def matches(test_id: str, contract: str) -> bool:
+    """A contract id names a test, a module of tests, or a test by its bare name."""
+    return test_id == contract or test_id.startswith((contract + "::", contract + "[")) or test_id.endswith(
+        "::" + contract
+    )

@@ -13,8 +13,10 @@ this file must not pull the unpatched package in ahead of the copy.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
+import pkgutil
 import sys
 import time
 from pathlib import Path
@@ -32,11 +34,26 @@ def _failure_text(excinfo: pytest.ExceptionInfo) -> str:
     return text[:4000]
 
 
-def _is_assertion(exc: BaseException) -> bool:
-    """A contract failing on purpose: ``assert``/``pytest.fail``, or a group of them (Hypothesis)."""
+def _raised_in(exc: BaseException, code_dirs: list[str]) -> bool:
+    """Whether the exception left a frame of the code under test on its way to the contract."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith(tuple(code_dirs)):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _kind(exc: BaseException, code_dirs: list[str]) -> str:
+    """``assertion`` (the contract failing on purpose), ``crash`` (raised out of the code under test) or ``error``."""
     if isinstance(exc, BaseExceptionGroup):
-        return all(_is_assertion(e) for e in exc.exceptions)
-    return isinstance(exc, (AssertionError, pytest.fail.Exception))
+        kinds = {_kind(e, code_dirs) for e in exc.exceptions}
+        if kinds == {"assertion"}:
+            return "assertion"
+        return "crash" if kinds <= {"assertion", "crash"} else "error"
+    if isinstance(exc, (AssertionError, pytest.fail.Exception)):
+        return "assertion"
+    return "crash" if _raised_in(exc, code_dirs) else "error"
 
 
 def _load_reach():
@@ -55,7 +72,10 @@ class ProbePlugin:
     shrinking a Hypothesis failure) would only cost time.
     """
 
-    def __init__(self, cov: coverage.Coverage | None, target: str | None, lines: tuple[int, int]) -> None:
+    def __init__(
+        self, cov: coverage.Coverage | None, target: str | None, lines: tuple[int, int], code_dirs: list[str]
+    ) -> None:
+        self.code_dirs = [d.rstrip("/") + "/" for d in code_dirs]
         self.cov = cov
         self.target = target
         self.lines = lines
@@ -94,10 +114,10 @@ class ProbePlugin:
             entry["outcome"] = "not applicable"
         elif report.failed and entry["outcome"] == "passed":
             exc = call.excinfo.value if call.excinfo else None
-            assertion = report.when == "call" and exc is not None and _is_assertion(exc)
-            entry["outcome"] = "assertion" if assertion else "error"
+            kind = _kind(exc, self.code_dirs) if report.when == "call" and exc is not None else "error"
+            entry["outcome"] = kind
             entry["message"] = _failure_text(call.excinfo) if call.excinfo else str(report.longrepr)
-            if not assertion:
+            if kind == "error":
                 entry["message"] = f"{report.when}: {entry['message']}"
             elif self.cov is not None and self._reached(item.nodeid):
                 item.session.shouldstop = f"{item.nodeid} killed the mutant"
@@ -116,7 +136,18 @@ def main(spec_path: str) -> int:
     cov = coverage.Coverage(data_file=None, include=[target], config_file=False) if target else None
     if cov is not None:
         cov.start()
-    plugin = ProbePlugin(cov, target, (spec["first_line"], spec["last_line"]))
+    # The code under test is imported before any contract runs, so what its modules run
+    # at import counts for every contract, whatever order they come in.
+    preload_errors = []
+    for package in spec.get("preload", []):
+        try:
+            module = importlib.import_module(package)
+            for info in pkgutil.walk_packages(getattr(module, "__path__", []), package + "."):
+                importlib.import_module(info.name)
+        except Exception as exc:  # reported like a collection error: the mutant broke the import
+            preload_errors.append(f"importing {package} failed: {type(exc).__name__}: {exc}")
+    plugin = ProbePlugin(cov, target, (spec["first_line"], spec["last_line"]), spec.get("code_dirs", []))
+    plugin.collection_errors += preload_errors
     exit_code = pytest.main(spec["pytest_args"], plugins=[plugin])
     statements: list[int] = []
     executed: dict[int, list[str]] = {}
@@ -128,7 +159,7 @@ def main(spec_path: str) -> int:
             pass  # never imported: nothing of it ran
         executed = {n: sorted(c) for n, c in cov.get_data().contexts_by_lineno(target).items()}
     imported = Path(getattr(sys.modules.get("harness"), "__file__", "") or "").resolve()
-    if imported != Path() and Path(spec["root"]).resolve() not in imported.parents:
+    if spec.get("check_harness", True) and imported != Path() and Path(spec["root"]).resolve() not in imported.parents:
         plugin.collection_errors.append(
             f"the contracts imported harness from {imported.parent}, not from the patched copy: "
             "an installed copy shadows it"

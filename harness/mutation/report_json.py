@@ -10,6 +10,7 @@ from pathlib import Path, PurePosixPath
 
 import harness
 from harness.mutation.outcome import MutantResult, Position
+from harness.nightly.score import Thresholds
 
 _LANGUAGES = {
     ".py": "python",
@@ -48,6 +49,8 @@ def _mutant(result: MutantResult) -> dict:
     status_reason = result.status_line
     if result.message:
         status_reason += "\n" + result.message
+    if result.engine:
+        status_reason += f"\npatched by: {result.engine}"
     return {
         "id": mutant.id,
         # Each known bug is its own category: the viewer groups and filters by it.
@@ -80,8 +83,10 @@ def build_report(
     *,
     project_root_label: str = "",
     test_file_prefix: str = "harness/contracts/",
+    thresholds: Thresholds | None = None,
 ) -> dict:
-    """The report as a dict, valid against the schema."""
+    """The report as a dict, valid against the schema; ``thresholds`` from :func:`load_thresholds`."""
+    thresholds = thresholds or Thresholds()
     files: dict[str, dict] = {}
     for result in results:
         entry = files.setdefault(
@@ -93,7 +98,7 @@ def build_report(
         entry["mutants"].append(_mutant(result))
     report = {
         "schemaVersion": "2",
-        "thresholds": {"high": 80, "low": 60},
+        "thresholds": {"high": thresholds.high, "low": thresholds.low},
         "files": files,
         "testFiles": _test_files(results, test_file_prefix),
         "framework": {"name": "harness", "version": harness.__version__},
@@ -103,7 +108,7 @@ def build_report(
     return report
 
 
-def write_json(results: list[MutantResult], path: Path, **options: str) -> None:
+def write_json(results: list[MutantResult], path: Path, **options) -> None:
     """Write :func:`build_report` to ``path`` (UTF-8); ``options`` go to it."""
     report = build_report(results, **options)
     path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -34,6 +34,8 @@ def _failure_text(result: MutantResult) -> str:
         f"contracts: {_ids(result.mutant.contracts)}",
         f"covered_by: {_ids(result.covered_by)}",
     ]
+    if result.engine:
+        lines.append(f"patched by: {result.engine}")
     return "\n".join(lines)
 
 
@@ -46,7 +48,12 @@ def _testcase(suite: ET.Element, result: MutantResult) -> None:
         time=_seconds(result.duration),
     )
     if result.verdict is Verdict.KILLED:
-        ET.SubElement(case, "system-out").text = f"killed_by: {_ids(result.killed_by)}"
+        text = f"killed_by: {_ids(result.killed_by)}"
+        if result.kind:
+            text += f"\nkind: {result.kind}"
+        if result.engine:
+            text += f"\npatched by: {result.engine}"
+        ET.SubElement(case, "system-out").text = xml_safe(text)
         return
     failure = ET.SubElement(
         case, "failure", message=xml_safe(result.status_line), type=result.verdict.value
@@ -54,8 +61,14 @@ def _testcase(suite: ET.Element, result: MutantResult) -> None:
     failure.text = xml_safe(_failure_text(result))
 
 
-def write_junit(results: list[MutantResult], path: Path, suite_name: str = "harness.mutants") -> None:
-    """Write the results as ``<testsuites><testsuite>`` (pytest's junitxml shape), UTF-8."""
+def write_junit(
+    results: list[MutantResult], path: Path, suite_name: str = "harness.mutants", wall: float | None = None
+) -> None:
+    """Write the results as ``<testsuites><testsuite>`` (pytest's junitxml shape), UTF-8.
+
+    The suite's time is the run's wall time (``wall``); without it, the longest
+    mutant's, never the sum over parallel jobs.
+    """
     failures = sum(r.verdict is not Verdict.KILLED for r in results)
     root = ET.Element("testsuites")
     suite = ET.SubElement(
@@ -66,7 +79,7 @@ def write_junit(results: list[MutantResult], path: Path, suite_name: str = "harn
         failures=str(failures),
         errors="0",
         skipped="0",
-        time=_seconds(sum(r.duration for r in results)),
+        time=_seconds(wall if wall is not None else max((r.duration for r in results), default=0.0)),
     )
     for result in results:
         _testcase(suite, result)

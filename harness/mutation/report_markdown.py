@@ -28,7 +28,9 @@ def _where(result: MutantResult) -> str:
 
 def _outcome(result: MutantResult) -> str:
     if result.verdict is Verdict.KILLED:
-        return ", ".join(f"`{i}`" for i in result.killed_by)
+        shown = ", ".join(f"`{i}`" for i in result.killed_by[:3])
+        more = f" and {len(result.killed_by) - 3} more" if len(result.killed_by) > 3 else ""
+        return f"{result.kind or 'assertion'}: {shown}{more}"
     return result.reason
 
 
@@ -54,6 +56,8 @@ def render_markdown(results: list[MutantResult]) -> str:
         lines += ["", f"#### `{result.mutant.id}`: {result.status_line}", "", result.mutant.title]
         if result.message:
             lines += ["", _fenced(result.message)]
+        if result.engine:
+            lines += ["", f"Patched by: {result.engine}"]
     return "\n".join(lines) + "\n"
 
 

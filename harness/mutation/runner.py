@@ -1,4 +1,4 @@
-"""The known-bug run: baseline first, then every mutant in its own copy."""
+"""The known-bug run: baseline first, then every mutant, each judged by the verdict rule."""
 
 from __future__ import annotations
 
@@ -7,15 +7,17 @@ from dataclasses import dataclass
 from typing import Callable
 
 from harness.mutation.catalogue import CatalogueError
-from harness.mutation.executor import CommandExecutor, ContractsExecutor, RunOutcome, matches
-from harness.mutation.outcome import Mutant, MutantResult, Verdict
+from harness.mutation.copy_executor import PerCopyExecutor
+from harness.mutation.executor import ContractsExecutor
+from harness.mutation.outcome import Mutant, MutantResult, RunOutcome, Verdict, matches
 from harness.mutation.patch import StalePatch, apply_patch
 from harness.mutation.reach import mark_reached
 from harness.mutation.verdict import decide
-from harness.mutation.workspace import Project, Workspace
+from harness.mutation.workspace import Project
 
 MIN_TIMEOUT = 30.0
 TIMEOUT_FACTOR = 5.0
+BASELINE_TIMEOUT = 900.0  # seconds the unpatched run may take (``--baseline-timeout``)
 
 
 class BaselineRed(Exception):
@@ -23,12 +25,23 @@ class BaselineRed(Exception):
 
     def __init__(self, outcome: RunOutcome) -> None:
         self.outcome = outcome
-        red = {t: e for t, e in outcome.tests.items() if e["outcome"] in ("assertion", "error")}
+        red = {t: e for t, e in outcome.tests.items() if e["outcome"] in ("assertion", "crash", "error")}
         lines = [f"{t}: {e['message'].splitlines()[0] if e['message'] else e['outcome']}" for t, e in red.items()]
         lines += outcome.collection_errors
-        if outcome.timed_out:
-            lines.append("the baseline run timed out")
-        super().__init__("baseline is red:\n  " + "\n  ".join(lines or [outcome.output_tail]))
+        super().__init__("baseline is red:\n  " + "\n  ".join(lines or [outcome.output_tail or "no contract ran"]))
+
+
+class BaselineTimedOut(Exception):
+    """The unpatched run did not finish within its own budget: nothing is known about the code yet."""
+
+    def __init__(self, outcome: RunOutcome, budget: float) -> None:
+        self.outcome = outcome
+        finished = len(outcome.tests)
+        super().__init__(
+            f"the baseline ran past its budget of {budget:g}s (--baseline-timeout) with {finished} contract(s) "
+            "finished; no verdict is given. This says nothing against the code under test: raise the budget, or "
+            "look for a contract that hangs on the unpatched code"
+        )
 
 
 @dataclass
@@ -37,7 +50,7 @@ class Baseline:
 
     @property
     def startup(self) -> float:
-        """Process start and collection: the part of a run no contract accounts for."""
+        """What a run costs beyond its contracts: process start, collection, the engine's own work."""
         return max(0.0, self.outcome.wall - sum(e.get("duration", 0.0) for e in self.outcome.tests.values()))
 
     def matching(self, contract: str) -> list[str]:
@@ -67,42 +80,72 @@ def parse_shard(spec: str) -> str:
 
 
 class KnownBugRun:
+    """Use with ``with``: the executor's workers and copies live exactly as long as the block.
+
+    ``timeout`` is the per-mutant budget (default: from the baseline);
+    ``baseline_timeout`` the budget of the unpatched run, its own.
+    ``baseline_contracts`` limits the baseline to the contracts the mutants name
+    (a team's adapter need not pass contracts its catalogue does not use).
+    """
+
     def __init__(
         self,
         project: Project,
-        executor: ContractsExecutor | CommandExecutor,
+        executor: ContractsExecutor | PerCopyExecutor,
         jobs: int,
         timeout: float | None = None,
+        baseline_timeout: float | None = BASELINE_TIMEOUT,
+        baseline_contracts: list[str] | None = None,
     ) -> None:
         self.project = project
         self.executor = executor
         self.jobs = max(1, jobs)
         self.timeout = timeout
+        self.baseline_timeout = baseline_timeout
+        self.baseline_contracts = baseline_contracts
+        self._prepared = False
 
     def __enter__(self) -> KnownBugRun:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is not None:
+            self.executor.children.stop_all()  # interrupted or failed: nothing it started may keep running
         self.executor.close()
 
+    def prepare(self) -> None:
+        if not self._prepared:
+            self.executor.prepare(self.project, self.jobs)
+            self._prepared = True
+
     def baseline(self) -> Baseline:
-        with Workspace(self.project, "baseline") as ws:
-            outcome = self.executor.run(ws, None, None, None, self.timeout)
-        red = outcome.timed_out or outcome.collection_errors or any(
-            e["outcome"] in ("assertion", "error") for e in outcome.tests.values()
+        self.prepare()
+        known = self.executor.collected()
+        if known is not None and self.baseline_contracts:
+            self._check_names(self.baseline_contracts, known)
+        outcome = self.executor.baseline(self.baseline_contracts, self.baseline_timeout)
+        if outcome.timed_out:
+            raise BaselineTimedOut(outcome, self.baseline_timeout)
+        red = outcome.collection_errors or any(
+            e["outcome"] in ("assertion", "crash", "error") for e in outcome.tests.values()
         )
         if red or not outcome.tests:
             raise BaselineRed(outcome)
         return Baseline(outcome)
 
+    @staticmethod
+    def _check_names(contracts: list[str], known: list[str], owner: str = "") -> None:
+        for contract in contracts:
+            if not any(matches(t, contract) for t in known):
+                modules = ", ".join(sorted({t.split("::")[0] for t in known}))
+                raise CatalogueError(
+                    f"{owner}field 'contracts' names {contract!r}, which matches no contract (known: {modules})"
+                )
+
     def check_contracts(self, mutants: list[Mutant], baseline: Baseline) -> None:
+        known = self.executor.collected() or list(baseline.outcome.tests)
         for m in mutants:
-            for contract in m.contracts:
-                if not baseline.matching(contract):
-                    raise CatalogueError(
-                        f"mutant {m.id!r}: field 'contracts' names {contract!r}, which matches no contract "
-                        f"(known: {', '.join(sorted({t.split('::')[0] for t in baseline.outcome.tests}))})"
-                    )
+            self._check_names(list(m.contracts), known, f"mutant {m.id!r}: ")
 
     def run(
         self, mutants: list[Mutant], baseline: Baseline, on_result: Callable[[MutantResult], None]
@@ -131,27 +174,26 @@ class KnownBugRun:
         except StalePatch as exc:
             return MutantResult(mutant, Verdict.STALE, f"{mutant.file}: {exc}", source=source)
         budget = self.timeout or baseline.budget(list(mutant.contracts))
-        with Workspace(self.project, mutant.id) as ws:
-            ws.write(mutant.file, patch.text)
-            outcome = self.executor.run(
-                ws, list(mutant.contracts), mutant.file, (patch.first_line, patch.last_line), budget
-            )
+        outcome = self.executor.mutant(mutant, patch, budget)
         result = MutantResult(
             mutant,
             Verdict.TIMEOUT,
             f"ran past its budget of {budget:.1f}s",
             start=patch.start,
             end=patch.end,
-            tests=sorted(outcome.tests),
+            tests=list(outcome.tests),
             duration=outcome.wall,
             source=source,
+            engine=outcome.engine,
         )
         if not outcome.timed_out:
-            mark_reached(outcome.tests, outcome.statements, outcome.executed, patch.first_line, patch.last_line)
+            if not outcome.reach_measured:
+                mark_reached(outcome.tests, outcome.statements, outcome.executed, patch.first_line, patch.last_line)
             decision = decide(outcome.tests, outcome.collection_errors)
             result.verdict = decision.verdict
             result.reason = decision.reason
             result.message = decision.message
             result.covered_by = decision.covered_by
             result.killed_by = decision.killed_by
+            result.kind = decision.kind
         return result

@@ -54,6 +54,8 @@ def runner_config(table: dict, catalogue_path: Path) -> RunnerConfig:
         re.compile(pattern)
     except (re.error, TypeError) as exc:
         raise RunnerConfigError(f"{where}: field 'assertion_pattern' is not a regular expression: {exc}") from exc
+    if not isinstance(table.get("root", "."), str):
+        raise RunnerConfigError(f"{where}: field 'root' must be a string (a folder), got {table['root']!r}")
     root = (catalogue_path.parent / table.get("root", ".")).resolve()
     if not root.is_dir():
         raise RunnerConfigError(f"{where}: field 'root' names {root}, which is not a directory")

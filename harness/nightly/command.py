@@ -32,7 +32,7 @@ from harness.mutation.children import Children
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.outcome import MutantResult, Verdict
 from harness.mutation.progress import MutantProgress
-from harness.mutation.runner import BaselineRed, KnownBugRun, shard
+from harness.mutation.runner import BaselineRed, BaselineTimedOut, KnownBugRun, shard
 from harness.mutation.workspace import Project
 from harness.nightly.digest import Digest, counts_line, digest
 from harness.nightly.equivalents import EquivalentsError, key_of, load_equivalents
@@ -83,11 +83,12 @@ def _contracts(seed: int) -> tuple[bool, str]:
 
 def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard_spec: str | None) -> list[MutantResult]:
     mutants = shard(catalogue.select(None), shard_spec)
-    run = KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=jobs)
-    baseline = run.baseline()
-    print(f"known bugs: baseline green ({len(baseline.outcome.tests)} contracts); {len(mutants)} known bugs")
-    with MutantProgress(len(mutants)) as progress:
-        results = run.run(mutants, baseline, progress.advance)
+    # The workers stay warm for this phase only: the block ends them before mutmut starts.
+    with KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=jobs) as run:
+        baseline = run.baseline()
+        print(f"known bugs: baseline green ({len(baseline.outcome.tests)} contracts); {len(mutants)} known bugs")
+        with MutantProgress(len(mutants)) as progress:
+            results = run.run(mutants, baseline, progress.advance)
     for r in results:
         if r.verdict is not Verdict.KILLED:
             print(f"{r.verdict.value.upper()}: {r.mutant.id} ({r.mutant.file}): {r.reason}")
@@ -126,30 +127,32 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
     started = time.perf_counter()
     interrupts = _Interrupts()
     print(f"nightly: hypothesis seed {seed} (replay with: harness nightly --hypothesis-seed {seed})")
-    children = Children()
     known: list[MutantResult] = []
     mutmut: MutmutRun | None = None
     codes: list[int] = []
     tally = "not run"
-    try:
-        green, tally = _contracts(seed)
-        interrupts.check()
-        print(f"contracts (nightly profile, seed {seed}): {tally}")
-        if not green:
-            codes.append(exit_codes.BASELINE)
-        known = _known_bugs(catalogue, children, jobs, shard_spec)
-        codes.append(exit_code(known))
-        mutmut = run_mutmut(Project.bundled(), children, jobs, shard_spec)
-    except BaselineRed as exc:
-        print(str(exc))
-        codes.append(exit_codes.BASELINE)
-    except (ShadowedRun, MutmutFailed) as exc:
-        print(f"mutmut: {exc}")
-        codes.append(exit_codes.MUTMUT)
-    except KeyboardInterrupt:
-        children.stop_all()
-        print(INTERRUPTED)
-        return exit_codes.INTERRUPTED
+    # Signals stay with _Interrupts (pytest runs in this process and would swallow them);
+    # the block still stops every child process, however the run ends.
+    with Children(handle_signals=False) as children:
+        try:
+            green, tally = _contracts(seed)
+            interrupts.check()
+            print(f"contracts (nightly profile, seed {seed}): {tally}")
+            if not green:
+                codes.append(exit_codes.BASELINE)
+            known = _known_bugs(catalogue, children, jobs, shard_spec)
+            codes.append(exit_code(known))
+            mutmut = run_mutmut(Project.bundled(), children, jobs, shard_spec)
+        except (BaselineRed, BaselineTimedOut) as exc:
+            print(str(exc))
+            codes.append(exit_codes.BASELINE if isinstance(exc, BaselineRed) else exit_codes.TIMEOUT)
+        except (ShadowedRun, MutmutFailed) as exc:
+            print(f"mutmut: {exc}")
+            codes.append(exit_codes.MUTMUT)
+        except KeyboardInterrupt:
+            children.stop_all()
+            print(INTERRUPTED)
+            return exit_codes.INTERRUPTED
     if mutmut is not None and not shard_spec:
         for key in _stale_equivalents(equivalents, mutmut):
             print(f"equivalent.toml: no survivor matches the entry for {key.file} {key.function}: {key.original!r}")
@@ -178,7 +181,7 @@ def run_merge(inputs: list[Path], output: Path) -> int:
     """Join shard reports into one report directory; exit by the threshold."""
     try:
         thresholds: Thresholds = load_thresholds(PYPROJECT)
-        report = merge_reports([load_report(path) for path in inputs])
+        report = merge_reports([load_report(path) for path in inputs], [str(p) for p in inputs], thresholds)
     except (ThresholdError, ReportError) as exc:
         print(f"error: {exc}")
         return exit_codes.USAGE

@@ -104,8 +104,7 @@ def build_nightly_report(
     run: dict,
 ) -> dict:
     """The merged report of one nightly run (or one shard of it)."""
-    report = build_report(known, test_file_prefix=TEST_FILE_PREFIX)
-    report["thresholds"] = {"high": thresholds.high, "low": thresholds.low}
+    report = build_report(known, test_file_prefix=TEST_FILE_PREFIX, thresholds=thresholds)
     for mutant in mutmut.mutants if mutmut else ():
         source = mutmut.sources.get(mutant.file, "")
         _add_mutant(report, mutant.file, source, mutmut_entry(mutant, source, equivalents))
@@ -124,14 +123,34 @@ def load_report(path: Path) -> dict:
     return report
 
 
-def merge_reports(reports: list[dict]) -> dict:
-    """Shard reports joined: each file's mutants united by id, testFiles united, the runs listed."""
+def merge_reports(reports: list[dict], labels: list[str] | None = None, thresholds: Thresholds | None = None) -> dict:
+    """Shard reports joined: each file's mutants united by id, testFiles united, the runs listed.
+
+    A mutant that two reports give different statuses is refused
+    (:class:`ReportError` naming both), never settled by report order.
+    ``thresholds`` (from :func:`load_thresholds`) replace the inputs' own.
+    """
     if not reports:
         raise ReportError("nothing to merge")
+    labels = labels or [f"report #{n}" for n in range(1, len(reports) + 1)]
+    verdicts: dict[str, tuple[str, str]] = {}
+    conflicts = []
+    for label, report in zip(labels, reports):
+        for mutant in (m for entry in report["files"].values() for m in entry["mutants"]):
+            status = mutant.get("status")
+            if mutant["id"] in verdicts and verdicts[mutant["id"]][0] != status:
+                first_status, first_label = verdicts[mutant["id"]]
+                conflicts.append(f"{mutant['id']}: {first_status} in {first_label}, {status} in {label}")
+            verdicts.setdefault(mutant["id"], (status, label))
+    if conflicts:
+        raise ReportError(
+            f"{len(conflicts)} mutant(s) with two different verdicts; merge reports of one run's shards only, "
+            "or rerun the shard in doubt:\n  " + "\n  ".join(conflicts)
+        )
     first = reports[0]
     merged = {
         "schemaVersion": "2",
-        "thresholds": dict(first["thresholds"]),
+        "thresholds": {"high": thresholds.high, "low": thresholds.low} if thresholds else dict(first["thresholds"]),
         "files": {},
         "testFiles": {},
         "config": {NIGHTLY: {"runs": []}},

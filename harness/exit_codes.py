@@ -6,7 +6,7 @@ When several outcomes apply to one run, the first in :data:`PRECEDENCE` wins.
 from __future__ import annotations
 
 OK = 0
-CONTRACTS_FAILED = 1  # check, nightly: a contract failed, or could not run against the adapter
+CONTRACTS_FAILED = 1  # check, nightly, probe: a contract or probe check failed, or could not run
 USAGE = 2  # bad arguments, adapter spec, policy, catalogue or configuration
 SURVIVED = 3  # a known bug survived or was never reached
 TIMEOUT = 4  # a mutant ran past its budget
@@ -20,7 +20,8 @@ INTERRUPTED = 130  # SIGINT or SIGTERM: the run was cut short
 
 MEANINGS: dict[int, str] = {
     OK: "everything ran and held",
-    CONTRACTS_FAILED: "a contract failed, or could not run against the adapter (check, nightly)",
+    CONTRACTS_FAILED: "a contract failed, or could not run against the adapter (check, nightly); a probe check "
+    "failed (probe)",
     USAGE: "usage error: arguments, adapter spec, policy, catalogue or configuration",
     SURVIVED: "a known bug survived or was never reached",
     TIMEOUT: "a mutant ran past its budget",

@@ -52,7 +52,9 @@ def _kind(exc: BaseException, code_dirs: list[str]) -> str:
             return "assertion"
         return "crash" if kinds <= {"assertion", "crash"} else "error"
     if isinstance(exc, (AssertionError, pytest.fail.Exception)):
-        return "assertion"
+        # ``raise AssertionError(...) from exc``: the contract failed because the code under test raised.
+        cause = exc.__cause__
+        return "crash" if cause is not None and _raised_in(cause, code_dirs) else "assertion"
     return "crash" if _raised_in(exc, code_dirs) else "error"
 
 

@@ -2,7 +2,8 @@
 
 A test outcome is ``passed``, ``assertion`` (the contract failed on purpose:
 ``assert`` or ``pytest.fail``), ``crash`` (an exception raised out of the code
-under test), ``error`` (anything else: the contract's own setup, fixtures or
+under test, or a failed assertion whose cause is one: ``raise AssertionError(...)
+from exc``), ``error`` (anything else: the contract's own setup, fixtures or
 helpers) or ``not applicable``.
 
 Precedence: killed (a named contract ended in an assertion or a crash after

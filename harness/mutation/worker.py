@@ -363,13 +363,18 @@ class WorkerPlugin:
                 return "assertion"
             return "crash" if kinds <= {"assertion", "crash"} else "error"
         if isinstance(exc, (AssertionError, pytest.fail.Exception)):
-            return "assertion"
+            # A contract that turns the adapter's exception into a failure (``raise AssertionError(...)
+            # from exc``) still failed because the code under test raised: the kind is the cause's.
+            cause = exc.__cause__
+            return "crash" if cause is not None and self._origin(cause) else "assertion"
         return "crash" if self._origin(exc) else "error"
 
     def _origin(self, exc: BaseException | None) -> str:
         """``file:line in function`` of the innermost frame of the code under test the exception left."""
         if isinstance(exc, BaseExceptionGroup):
             return next((o for o in (self._origin(e) for e in exc.exceptions) if o), "")
+        if isinstance(exc, AssertionError) and exc.__cause__ is not None:
+            return self._origin(exc.__cause__)
         found = ""
         tb = exc.__traceback__ if exc is not None else None
         while tb is not None:

@@ -1,7 +1,11 @@
 """Persisted events for the memory contracts: a Hypothesis strategy and a field-by-field diff.
 
 Texts are any unicode Hypothesis draws (quotes, newlines, astral characters,
-long runs); a round has up to three tool calls, each with its result.
+long runs, empty strings); a round has up to three tool calls, each with its
+result, the results in any order relative to their calls (a concurrent batch
+finishes in any order) and any of them empty (a tool that returns nothing).
+Lists of events share timestamps as often as not (rounds persisted within one
+clock tick).
 """
 
 from __future__ import annotations
@@ -30,10 +34,18 @@ def events(draw, timestamps=real_timestamps, reasoning=st.none() | st.text()) ->
         "response": draw(st.text()),
         "reasoning": draw(reasoning),
         "tool_calls": calls,
-        "tool_results": [{"tool_call_id": call["id"], "content": draw(st.text())} for call in calls],
+        "tool_results": [{"tool_call_id": call["id"], "content": draw(st.text())}
+                         for call in draw(st.permutations(calls))],
         "tools_used": sorted(set(names)),
         "timestamp": draw(timestamps),
     }
+
+
+@st.composite
+def event_lists(draw, min_size: int = 1, max_size: int = 3, **kwargs) -> list[dict]:
+    """Several events whose timestamps are drawn from a pool of one or two: collisions are the rule, not luck."""
+    pool = draw(st.lists(real_timestamps, min_size=1, max_size=2))
+    return draw(st.lists(events(timestamps=st.sampled_from(pool), **kwargs), min_size=min_size, max_size=max_size))
 
 
 def _normal(field: str, value):

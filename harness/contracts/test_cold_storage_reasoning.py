@@ -13,6 +13,9 @@ before the reasoning field existed must still load.
 Rule: storing an event with reasoning yields exactly one ``reasoning`` block
 holding the reasoning verbatim, a ``response`` block holding only the response,
 and loading gives back every field; loading reads the reasoning from its block.
+Several events stored together load back in their order with every field
+intact, also when they share a timestamp and when their tool results come in
+another order than their calls.
 Without reasoning there is no ``reasoning`` block. An event with no
 ``reasoning`` key stores and loads with its other fields intact.
 
@@ -29,7 +32,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.persisted_events import differences, events, shown
+from harness.contracts.calls import valid
+from harness.contracts.persisted_events import differences, event_lists, events, shown
 
 pytestmark = pytest.mark.provider
 
@@ -61,6 +65,7 @@ def _check_loads(memory, cold: dict, stored: list[dict]) -> list[dict]:
 @example(event=_event("Summarize the log.", "Done.", LONG))
 @example(event=_event(SPECIAL, SPECIAL[::-1], SPECIAL))
 def test_reasoning_is_its_own_block_and_round_trips(memory, event):
+    memory = valid(memory)
     cold = memory.store_blocks([event])
     reasoning = [block.get("content") for block in _blocks(cold, "reasoning")]
     assert reasoning == [event["reasoning"]], (
@@ -87,8 +92,9 @@ def test_reasoning_is_its_own_block_and_round_trips(memory, event):
     )
 
 
-@given(stored=st.lists(events(), min_size=1, max_size=3, unique_by=lambda e: e["timestamp"]))
+@given(stored=event_lists())
 def test_every_field_of_several_events_round_trips(memory, stored):
+    memory = valid(memory)
     cold = memory.store_blocks(stored)
     ids = [block.get("id") for block in cold["blocks"]]
     assert len(set(ids)) == len(ids), (
@@ -99,6 +105,7 @@ def test_every_field_of_several_events_round_trips(memory, stored):
 
 @given(event=events(reasoning=st.sampled_from([None, ""])))
 def test_no_reasoning_writes_no_reasoning_block(memory, event):
+    memory = valid(memory)
     cold = memory.store_blocks([event])
     empty = _blocks(cold, "reasoning")
     assert not empty, (
@@ -110,6 +117,7 @@ def test_no_reasoning_writes_no_reasoning_block(memory, event):
 
 @given(event=events())
 def test_event_from_before_the_reasoning_field_loads(memory, event):
+    memory = valid(memory)
     legacy = {key: value for key, value in event.items() if key != "reasoning"}
     loaded = _check_loads(memory, memory.store_blocks([legacy]), [legacy])
     assert not loaded[0].get("reasoning"), (

@@ -9,7 +9,10 @@ it gets cause and effect backwards.
 
 Rule: every non-empty part of the event appears in the distillation text, and
 the input comes before the reasoning, the reasoning before the response, and
-the response before the tool outputs (which keep their own order). Whether the
+the response before the tool outputs (which keep the order of the event's
+results, a tool that returned nothing adding nothing); this holds for any
+event, empty parts and equal tool outputs included, and distilling leaves the
+event as it was. Whether the
 reasoning is read at all is the ``memory.reasoning`` policy (default
 ``included``); with ``excluded`` it must not appear, and the rest keeps its
 order.
@@ -21,7 +24,13 @@ Production fingerprint: distilled memories that never mention why the agent
 did what it did, or that present its reasoning as a reaction to its own answer.
 """
 
+import copy
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness.contracts.calls import valid
 
 pytestmark = pytest.mark.policy
 
@@ -62,3 +71,54 @@ def test_distillation_reads_in_chronological_order(memory, policy, with_tools):
     assert order == wanted, (
         f"the distillation text reads {order}, but should read {wanted}; got {text!r} for event {event!r}"
     )
+
+
+_text = st.text(alphabet=st.characters(blacklist_characters="\x00"), max_size=12)
+
+
+@st.composite
+def _tagged_events(draw) -> dict:
+    """An event whose every part is tagged, so its place in the text is unambiguous; parts may be empty."""
+    n = draw(st.integers(0, 4))
+    calls = [{"id": f"call_{k}", "name": "lookup", "arguments": "{}"} for k in range(n)]
+    outputs = [draw(st.sampled_from(["", "same output", None])) for _ in range(n)]
+    results = []
+    for k, (call, output) in enumerate(zip(calls, outputs)):
+        text = f"<tool {k}>{draw(_text)}" if output is None else output
+        results.append({"tool_call_id": call["id"], "content": text})
+
+    def part(tag: str) -> str:
+        return draw(st.sampled_from(["", f"<{tag}>{draw(_text)}"]))
+
+    reasoning = draw(st.sampled_from([None, ""])) if draw(st.booleans()) else part("reasoning")
+    return {"input": part("input"), "response": part("response"), "reasoning": reasoning,
+            "tool_calls": calls, "tool_results": results,
+            "tools_used": ["lookup"] if calls else [], "timestamp": 1731300000.0}
+
+
+@given(event=_tagged_events())
+def test_any_event_distils_in_order(memory, policy, event):
+    before = copy.deepcopy(event)
+    text = valid(memory).distill(event)
+    assert event == before, f"distill changed the event it was given to {event!r}; it was {before!r}"
+    included = policy["memory.reasoning"] == "included"
+    parts = [event["input"], event["reasoning"] if included else "", event["response"],
+             *(r["content"] for r in event["tool_results"])]
+    parts = [p for p in parts if p]
+    at, order = 0, []
+    for piece in parts:
+        found = text.find(piece, at)
+        order.append(found)
+        if found < 0:
+            break
+        at = found + len(piece)
+    assert all(k >= 0 for k in order), (
+        f"the distillation text {text!r} does not hold {parts!r} in that order (input, reasoning per the policy "
+        f"memory.reasoning={policy['memory.reasoning']}, response, then each tool output in its result's order); "
+        f"event {event!r}"
+    )
+    if not included and event["reasoning"]:
+        assert event["reasoning"] not in text, (
+            f"the distillation text holds the reasoning {event['reasoning']!r}, but memory.reasoning=excluded "
+            f"keeps it out; got {text!r}"
+        )

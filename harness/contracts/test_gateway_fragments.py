@@ -6,7 +6,8 @@ OpenAI-compatible layer, Ollama, some Qwen deployments, translators from the
 Responses API to Chat Completions) send every parallel call at ``index`` 0,
 or with no ``index`` at all, and tell calls apart only by a new ``id``; some
 number calls from 1; some deliver ``arguments`` as an already-parsed JSON
-object instead of a string. Some spell the keys a later fragment leaves out
+object instead of a string. Translators from Anthropic's Messages API and from Bedrock number
+calls by their content block, so they start at 1 or leave gaps. Some spell the keys a later fragment leaves out
 as ``null`` (DeepInfra's early deltas carry ``arguments: null``), and Azure AI
 Foundry and Mistral models deployed on Azure send no ``type`` on a call.
 Client libraries shipped "id-less fragments appended to the most recent
@@ -15,7 +16,8 @@ call" and lost object arguments.
 Rule: a fragment without ``index`` continues the latest call, whatever index
 that call had, and a new ``id`` opens the next one (the first fragment opens
 the first call); a new ``id`` at an index already taken opens the next call
-too; calls numbered from 1 are read like calls numbered from 0; a call that
+too; calls numbered from 1, or with gaps in their numbering, are read like
+calls numbered from 0, and come out in the order of their index; a call that
 never streams ``arguments`` has ``""``; ``arguments`` sent as an object come
 out as a JSON string that parses back to that object; ``null`` for ``id``,
 ``type``, ``name`` or ``arguments`` means the key was left out; a call
@@ -35,6 +37,7 @@ import json
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.stream_examples import completion_chunks, shown, sse
 from harness.wire_rules import same_arguments
 
@@ -49,7 +52,7 @@ def _tool_call_stream(fragments: list[dict]) -> bytes:
 def _check(stream, fragments: list[dict], expected: list[tuple[str, str, str]], what: str) -> None:
     """The calls parsed from ``fragments`` (one per chunk) are ``expected``: (id, name, arguments) in order."""
     body = _tool_call_stream(fragments)
-    calls = stream.parse_stream(body)["tool_calls"]
+    calls = valid(stream).parse_stream(body)["tool_calls"]
     got = [(c.get("id"), c.get("name"), c.get("arguments")) for c in calls]
     same = len(got) == len(expected) and all(
         (gid, gname) == (wid, wname) and same_arguments(gargs, wargs)
@@ -98,6 +101,20 @@ def test_calls_numbered_from_one(stream):
     ]
     expected = [("call_x", "get_time", '{"tz":"UTC"}'), ("call_y", "get_time", '{"tz":"CET"}')]
     _check(stream, fragments, expected, "two calls at indices 1 and 2 (no index 0)")
+
+
+def test_calls_numbered_with_gaps(stream):
+    fragments = [
+        {"index": 1, "id": "call_g1", "type": "function", "function": {"name": "read", "arguments": ""}},
+        {"index": 4, "id": "call_g4", "type": "function", "function": {"name": "list", "arguments": ""}},
+        {"index": 1, "function": {"arguments": '{"path":"a"}'}},
+        {"index": 3, "id": "call_g3", "type": "function", "function": {"name": "read", "arguments": '{"path":'}},
+        {"index": 4, "function": {"arguments": '{"dir":"."}'}},
+        {"index": 3, "function": {"arguments": '"b"}'}},
+    ]
+    expected = [("call_g1", "read", '{"path":"a"}'), ("call_g3", "read", '{"path":"b"}'),
+                ("call_g4", "list", '{"dir":"."}')]
+    _check(stream, fragments, expected, "three calls at indices 1, 4 and 3 (gaps at 0 and 2), in index order,")
 
 
 def test_calls_that_stream_no_arguments_have_empty_arguments(stream):

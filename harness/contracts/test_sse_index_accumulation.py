@@ -10,9 +10,12 @@ seemed to forget what it had just decided to do.
 
 Rule: fragments are grouped by their upstream ``index``, never by where they
 sit in a chunk; a call's arguments are its own pieces joined in arrival order,
-whatever the other calls stream in between, and whatever order the calls
-open in. The streams are the format's own: calls numbered 0 to n - 1, each
-opening fragment carrying ``id``, ``type`` and ``function.name``, later
+whatever the other calls stream in between, whatever order the calls open in,
+and however many fragments (of one call or of several) share a chunk. The
+calls come out in the order of their ``index``, compared as a list; the text
+the model streams beside its calls comes out whole, and the finish reason is
+``tool_calls``. The streams are the format's own: calls numbered 0 to n - 1,
+each opening fragment carrying ``id``, ``type`` and ``function.name``, later
 fragments only ``index`` and an ``arguments`` piece; arguments compare as JSON
 values (a client may re-serialize them).
 
@@ -32,6 +35,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness.contracts.calls import valid
 from harness.stream_examples import (
     ENVELOPE,
     Envelope,
@@ -45,11 +49,6 @@ from harness.wire_rules import same_arguments
 pytestmark = pytest.mark.wire
 
 
-def _tool_call_stream(chunks: list[list[dict]], envelope: Envelope = ENVELOPE) -> bytes:
-    """One chunk per ``tool_calls`` list, a tool-calls finish, then ``[DONE]``."""
-    return sse(completion_chunks([{"tool_calls": c} for c in chunks], "tool_calls", envelope=envelope))
-
-
 def _first(index: int, cid: str, name: str, arguments: str) -> dict:
     return {"index": index, "id": cid, "type": "function", "function": {"name": name, "arguments": arguments}}
 
@@ -59,11 +58,17 @@ def _later(index: int, arguments: str) -> dict:
 
 
 def _problems(calls: list[dict], expected: list[tuple[str, str, str]]) -> list[str]:
-    """Every way ``calls`` differs from ``expected`` (id, name, arguments), matched by id."""
+    """Every way ``calls`` differs from ``expected`` (id, name, arguments), position by position.
+
+    The calls come out in the order of their ``index`` (the order the model
+    made them in): a list compared as a list.
+    """
     n = len(calls)
     problems = []
-    if n != len(expected):
-        problems.append(f"expected {len(expected)} calls, got {n}: ids {[c.get('id') for c in calls]!r}")
+    got_ids = [c.get("id") for c in calls]
+    want_ids = [cid for cid, _, _ in expected]
+    if got_ids != want_ids:
+        problems.append(f"call ids in order {got_ids!r}, expected {want_ids!r} (the order of their index)")
     by_id = {}
     for call in calls:
         by_id.setdefault(call.get("id"), call)
@@ -83,10 +88,19 @@ def _problems(calls: list[dict], expected: list[tuple[str, str, str]]) -> list[s
 
 
 def _check(stream, chunks: list[list[dict]], expected: list[tuple[str, str, str]], what: str,
-           envelope: Envelope = ENVELOPE) -> None:
-    body = _tool_call_stream(chunks, envelope)
-    calls = stream.parse_stream(body)["tool_calls"]
-    problems = _problems(calls, expected)
+           envelope: Envelope = ENVELOPE, text: dict[int, str] | None = None) -> None:
+    """``text`` puts a content piece beside the fragments of chunk number k: the text must come out whole too."""
+    deltas = [{"tool_calls": c} for c in chunks]
+    for k, piece in (text or {}).items():
+        deltas[k] = {"content": piece, **deltas[k]}
+    body = sse(completion_chunks(deltas, "tool_calls", envelope=envelope))
+    parsed = valid(stream).parse_stream(body)
+    problems = _problems(parsed["tool_calls"], expected)
+    want_text = "".join(piece for _, piece in sorted((text or {}).items()))
+    if parsed.get("content") != want_text:
+        problems.append(f"content={parsed.get('content')!r}, but the text streamed beside the calls is {want_text!r}")
+    if parsed.get("finish_reason") != "tool_calls":
+        problems.append(f"finish_reason={parsed.get('finish_reason')!r}, but the stream ended with 'tool_calls'")
     assert not problems, (
         f"{what}: {len(problems)} problem(s):\n  " + "\n  ".join(problems) + f"\nstream: {shown(body)}"
     )
@@ -163,20 +177,23 @@ def _parallel_streams(draw):
         fragments.append(_first(k, ids[k], names[k], piece) if sent[k] == 0 else _later(k, piece))
         sent[k] += 1
     # One fragment per chunk as in the incident, unless a drawn flag joins it to the
-    # previous chunk: lists of several calls' fragments test position against index too.
+    # previous chunk: lists of several calls' fragments test position against index, and
+    # several fragments of one call in one chunk (some servers send them so) test joining.
     joins = draw(st.lists(st.booleans(), min_size=len(fragments), max_size=len(fragments)))
     chunks: list[list[dict]] = []
     for fragment, join in zip(fragments, joins):
-        if join and chunks and all(f["index"] != fragment["index"] for f in chunks[-1]):
+        if join and chunks:
             chunks[-1].append(fragment)
         else:
             chunks.append([fragment])
-    return list(zip(ids, names, arguments)), chunks
+    # Text the model writes beside its calls, in some of the chunks.
+    text = draw(st.dictionaries(st.integers(0, len(chunks) - 1), st.text(min_size=1, max_size=5), max_size=3))
+    return list(zip(ids, names, arguments)), chunks, text
 
 
 @given(_parallel_streams(), envelopes)
 def test_any_interleaving_keeps_each_calls_arguments(stream, sample, envelope):
-    expected, chunks = sample
+    expected, chunks, text = sample
     shape = " | ".join(",".join(f"{f['index']}" for f in chunk) for chunk in chunks)
     _check(stream, chunks, expected, f"{len(expected)} calls streamed as chunks of fragment indices [{shape}]",
-           envelope)
+           envelope, text)

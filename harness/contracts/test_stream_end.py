@@ -9,8 +9,10 @@ failed, last error: api error 400"); a provider can also report one inside a
 
 Rule: the parsed response's ``finish_reason`` is the last one the stream
 sent; its ``usage`` holds every count the usage chunk sent, with its value; a
-chunk carrying an ``error`` object makes ``parse_stream`` fail instead of
-returning a response, while the same stream without that chunk parses.
+chunk carrying an ``error`` object makes ``parse_stream`` refuse the body
+(an exception raised on purpose; a crash such as a ``TypeError`` is not a
+refusal) instead of returning a response, while the same stream without that
+chunk parses.
 
 Level: wire, except one usage case. ``choices`` is a required key of every
 chunk, and the format's usage chunk has ``choices: []``: a usage chunk
@@ -25,9 +27,9 @@ provider error mid-stream becomes an empty assistant reply and no failover.
 
 import pytest
 
+from harness.contracts.calls import refusal, valid
 from harness.stream_examples import ENVELOPE, completion_chunks, shown, sse, usage_chunk
 
-FAILED = object()
 USAGE = {"prompt_tokens": 31, "completion_tokens": 7, "total_tokens": 38}
 CALL = {"index": 0, "id": "call_k2", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}
 STREAMS = {
@@ -42,7 +44,7 @@ STREAMS = {
 def test_finish_reason_is_the_last_one_sent(stream, sample):
     chunks, expected = STREAMS[sample]
     body = sse(chunks)
-    got = stream.parse_stream(body).get("finish_reason")
+    got = valid(stream).parse_stream(body).get("finish_reason")
     assert got == expected, f"finish_reason={got!r}, but the {sample} stream ended with {expected!r}: {shown(body)}"
 
 
@@ -54,7 +56,7 @@ def test_finish_reason_is_the_last_one_sent(stream, sample):
 def test_usage_chunk_is_kept(stream, choices):
     last = usage_chunk(ENVELOPE, USAGE, choices=choices)
     body = sse([*completion_chunks([{"content": "It is noon."}], "stop"), last])
-    got = stream.parse_stream(body)
+    got = valid(stream).parse_stream(body)
     usage = got.get("usage")
     kept = isinstance(usage, dict) and {key: usage.get(key, "<absent>") for key in USAGE} == USAGE
     assert kept, f"usage={usage!r}, but should hold the counts {USAGE} the last chunk sent; stream: {shown(body)}"
@@ -70,16 +72,11 @@ def test_an_error_inside_the_stream_fails_the_parse(stream):
     opening, finish = completion_chunks([{"content": "It is"}], "stop")
     # The same stream without the error chunk must parse: an adapter that refuses everything proves nothing.
     clean = sse([opening, finish])
-    parsed = stream.parse_stream(clean)
+    parsed = valid(stream).parse_stream(clean)
     assert parsed.get("content") == "It is" and parsed.get("finish_reason") == "stop", (
         f"content={parsed.get('content')!r}, finish_reason={parsed.get('finish_reason')!r}, but the stream "
         f"without an error chunk should parse to 'It is' and 'stop'; stream: {shown(clean)}"
     )
     body = sse([opening, error, finish])
-    try:
-        got = stream.parse_stream(body)
-    except Exception:  # the adapter's own error type
-        got = FAILED
-    assert got is FAILED, (
-        f"parse_stream returned {got!r}, but a stream with the error chunk {error} should fail; stream: {shown(body)}"
-    )
+    # A crash (TypeError and the like) is not a refusal: a client failing on every chunk would pass otherwise.
+    refusal(stream.parse_stream, body, why=f"the stream carries the error chunk {error}")

@@ -8,7 +8,9 @@ The fix adds the reasoning to the search text.
 
 Rule: under the ``memory.reasoning`` policy ``included`` (the default), the
 vector-search text of an event with reasoning contains that reasoning
-verbatim; under ``excluded`` it does not contain it.
+verbatim; under ``excluded`` it does not contain it. Under either, it
+contains the event's input and its response verbatim (what the search text
+was built from before the fix), and building it leaves the event as it was.
 
 Level: policy (``memory.reasoning``: what an event is indexed under is a
 product decision an adapter may take differently).
@@ -17,10 +19,13 @@ Production fingerprint: memory recall that never finds a round by the intent
 the model worked out, only by the words of its final answer.
 """
 
+import copy
+
 import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
+from harness.contracts.calls import valid
 from harness.contracts.persisted_events import events, shown
 
 pytestmark = pytest.mark.policy
@@ -41,7 +46,14 @@ INCIDENT_EVENT = {
 def test_vector_text_follows_the_reasoning_policy(memory, policy, event):
     # Reasoning that also occurs in the input or response would be found without being indexed.
     assume(event["reasoning"] not in event["input"] and event["reasoning"] not in event["response"])
-    text = memory.vector_text(event)
+    before = copy.deepcopy(event)
+    text = valid(memory).vector_text(event)
+    assert event == before, f"vector_text changed the event it was given to {shown(event)}; it was {shown(before)}"
+    missing = [key for key in ("input", "response") if event[key] not in text]
+    assert not missing, (
+        f"vector text={shown(text)} lacks the event's {' and '.join(missing)}: input {shown(event['input'])}, "
+        f"response {shown(event['response'])}"
+    )
     included = policy["memory.reasoning"] == "included"
     assert (event["reasoning"] in text) == included, (
         f"vector text={shown(text)} {'lacks' if included else 'holds'} the reasoning {shown(event['reasoning'])}, "

@@ -7,13 +7,21 @@ provider transform rewrites the outgoing body (reasoning backfill, thinking
 switch); when it rewrites the caller's own messages in place, the stored
 history changes behind the kernel's back.
 
-Rule: a serialized tool message keeps its ``tool_call_id``; each serialized
-tool call is ``{"id", "type": "function", "function": {"name", "arguments"}}``
-with ``arguments`` JSON text of the value sent (a client may re-serialize
-it); ``transform_request`` returns a new body and leaves the one it was given
-exactly as it was, for every provider; a generic provider asked for effort
-``off`` gets no ``reasoning_effort``, or the format's own word for it,
-``"none"``.
+Rule: a serialized tool message keeps its ``tool_call_id``, and its content
+as given (``""`` for a tool that returned nothing, never null); each
+serialized tool call is ``{"id", "type": "function", "function": {"name",
+"arguments"}}`` with ``arguments`` JSON text of the value sent (a client may
+re-serialize it), in the order given; the text of an assistant message that
+also carries tool calls is kept as its ``content``; serializing leaves the
+message as it was. ``transform_request`` returns a body of its own: the body
+and the options it was given stay exactly as they were, for every provider
+and any history, and changing anything in the body it returned (a message, a
+tool, a nested value) changes nothing the caller holds. A generic provider
+asked for effort ``off`` gets no ``reasoning_effort``, or the format's own
+word for it, ``"none"``; an effort word outside the vocabulary of the options
+is refused (an error raised on purpose, not a crash) or sent on as given,
+never turned into another word, and the same options with a known effort are
+answered.
 
 Level: wire (the fields the format requires to pair calls with results, and
 the format's values of ``reasoning_effort``; ``off`` is not one of them).
@@ -28,8 +36,18 @@ import copy
 import json
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
-from harness.request_examples import DEEPSEEK_URL, GENERIC_URLS
+from harness.adapter import EFFORTS, ERAS, ROLES
+from harness.contracts.calls import refusal, valid
+from harness.request_examples import (
+    DEEPSEEK_URL,
+    GENERIC_URLS,
+    LOOKALIKE_URLS,
+    UNTIDY_BODY,
+    request_bodies,
+)
 from harness.wire_rules import same_arguments
 
 pytestmark = pytest.mark.wire
@@ -91,4 +109,79 @@ def test_generic_provider_gets_no_effort_when_off(transform, base_url):
     assert got in ("<absent>", "none"), (
         f"effort 'off' for {base_url} sent reasoning_effort={got!r}, but should send none, or 'none' "
         f"(the format has no 'off'); body {body}"
+    )
+
+
+def test_text_beside_tool_calls_is_kept(messages):
+    calls = [CALL, {"id": "call_8", "name": "fetch", "arguments": "{}"}]
+    message = {"role": "assistant", "content": "Let me look that up.", "reasoning": None, "tool_calls": calls}
+    before = copy.deepcopy(message)
+    wire = valid(messages).serialize_message(message)
+    ids = [c.get("id") for c in wire.get("tool_calls") or []]
+    assert wire.get("content") == "Let me look that up." and ids == ["call_7", "call_8"], (
+        f"serialized {message} as {wire}, but the text beside the calls should stay the content and the calls "
+        "keep their order"
+    )
+    assert message == before, f"serialize_message changed the message it was given to {message}; it was {before}"
+
+
+@pytest.mark.parametrize("content", ["", "0", " ", "x is 42"], ids=["nothing", "zero", "space", "text"])
+def test_tool_output_is_sent_as_given(messages, content):
+    message = {"role": "tool", "content": content, "tool_call_id": "call_7"}
+    wire = valid(messages).serialize_message(message)
+    assert wire.get("content") == content, (
+        f"content={wire.get('content', '<absent>')!r}, but the tool's output {content!r} should be sent as given "
+        f"(a tool that returned nothing is answered with '', never null): serialized {message} as {wire}"
+    )
+
+
+def _scribble(value) -> None:
+    """Change every container inside ``value`` in place: what a caller may do to the body it got back."""
+    if isinstance(value, dict):
+        for inner in list(value.values()):
+            _scribble(inner)
+        value["x_scribbled"] = True
+    elif isinstance(value, list):
+        for inner in value:
+            _scribble(inner)
+        value.append("scribbled")
+
+
+@given(body=request_bodies(), base_url=st.sampled_from([DEEPSEEK_URL, *GENERIC_URLS, *LOOKALIKE_URLS[:2]]),
+       effort=st.sampled_from((None, *EFFORTS)), role=st.sampled_from(ROLES), era=st.sampled_from(ERAS))
+@example(body=UNTIDY_BODY, base_url=DEEPSEEK_URL, effort=None, role="main", era="current")
+@example(body={k: v for k, v in UNTIDY_BODY.items() if k != "tools"}, base_url=DEEPSEEK_URL, effort="high",
+         role="main", era="v3.2")
+def test_transform_returns_a_body_of_its_own(transform, body, base_url, effort, role, era):
+    options = {"base_url": base_url, "effort": effort, "role": role, "era": era}
+    before, options_before = copy.deepcopy(body), copy.deepcopy(options)
+    sent = valid(transform).transform_request(body, options)
+    assert body == before and options == options_before, (
+        f"transform_request changed what the caller gave it: body {json.dumps(body)[:800]} (was "
+        f"{json.dumps(before)[:800]}), options {options} (were {options_before})"
+    )
+    _scribble(sent)
+    assert body == before, (
+        f"changing the body transform_request returned changed the caller's body (they share a list or a dict): "
+        f"now {json.dumps(body)[:1500]}; options {options}"
+    )
+
+
+@pytest.mark.parametrize("base_url", [DEEPSEEK_URL, *GENERIC_URLS])
+def test_an_effort_outside_the_vocabulary_is_refused_or_sent_as_given(transform, base_url):
+    body = {"model": "m", "messages": HISTORY[:1], "stream": True}
+    sent = valid(transform).transform_request(body, {"base_url": base_url, "effort": "high"})
+    assert "reasoning_effort" in sent or sent.get("thinking"), (
+        f"effort 'high' for {base_url} sent {json.dumps(sent)[:500]}, but should ask for effort somehow"
+    )
+    options = {"base_url": base_url, "effort": "turbo"}
+    try:
+        got = transform.transform_request(body, options)
+    except Exception:
+        refusal(transform.transform_request, body, options, why="'turbo' is not an effort the options know")
+        return
+    assert got.get("reasoning_effort") == "turbo" and "thinking" not in got, (
+        f"effort 'turbo' (not in {EFFORTS}) for {base_url} sent reasoning_effort="
+        f"{got.get('reasoning_effort', '<absent>')!r}, thinking={got.get('thinking', '<absent>')!r}; an unknown "
+        "word should be refused, or sent on as given for the provider to judge, never turned into another one"
     )

@@ -9,8 +9,11 @@ Live events always had a timestamp, so only imported or older events hit it.
 The fix normalizes the timestamp before any id is computed.
 
 Rule: events whose timestamp is zero store and load with every text and tool
-field intact; storing the same events again gives the same block ids and the
-same loaded timestamps (a value derived from the event, never from the clock).
+field intact, in their order, also several of them together; storing the same
+events again gives the same block ids and the same loaded timestamps (a value
+derived from the event, never from the clock); and the loaded timestamp is
+still older than any real clock reading: zero, or a value from 0 up to (not
+including) 1, so the event keeps its place before every live one.
 
 Level: wire (a store that loses whole events loses the conversation, on
 every provider).
@@ -23,6 +26,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness.contracts.calls import valid
 from harness.contracts.persisted_events import FIELDS, differences, events, shown
 
 pytestmark = pytest.mark.wire
@@ -36,6 +40,7 @@ zero_events_with_blocks = st.lists(events(timestamps=ZERO, reasoning=st.text(min
 
 @given(stored=zero_events)
 def test_zero_timestamp_events_load_intact(memory, stored):
+    memory = valid(memory)
     loaded = memory.load_blocks(memory.store_blocks(stored))
     assert len(loaded) == len(stored), (
         f"stored {len(stored)} zero-timestamp events, but loaded {len(loaded)}; stored {shown(stored, 1500)}"
@@ -46,10 +51,17 @@ def test_zero_timestamp_events_load_intact(memory, stored):
             f"event #{n} with timestamp {want['timestamp']!r} came back changed from cold storage "
             "(ids written and ids read disagree?):\n  " + "\n  ".join(problems)
         )
+        stamp = got.get("timestamp")
+        older = isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and 0 <= stamp < 1
+        assert older, (
+            f"event #{n} stored with timestamp {want['timestamp']!r} loaded with timestamp {stamp!r}, but should "
+            "load as zero or a value from 0 up to 1: older than every real clock reading, as zero was"
+        )
 
 
 @given(stored=zero_events_with_blocks)
 def test_zero_timestamp_ids_are_deterministic(memory, stored):
+    memory = valid(memory)
     runs = []
     for _ in range(2):
         cold = memory.store_blocks(stored)

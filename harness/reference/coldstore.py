@@ -4,11 +4,13 @@ Writing splits an event into blocks (input, reasoning, response, one per tool
 output; none for a role without text) and keeps a small record of the rest.
 Reasoning is a block of its own, never folded into the response: loading puts
 it back into a different field, and merged the model would read its own chain
-of thought as something it said. A block's id is a hash of the event's
-timestamp, the block's role and its position among that role's blocks; loading
-derives the ids again from the record and reads each block by id. The
-timestamp is normalized before any id is computed, and the record keeps the
-normalized value, so writer and reader always hash the same number.
+of thought as something it said. A block's id is a hash of the event's place
+in the store, its timestamp, the block's role and its position among that
+role's blocks (two events may share a timestamp: rounds persisted within one
+clock tick); loading derives the ids again from the record and reads each
+block by id. The timestamp is normalized before any id is computed, and the
+record keeps the normalized value, so writer and reader always hash the same
+number.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ from harness.reference.event_parts import event_parts
 from harness.reference.messages import ToolCall
 
 
-def block_id(timestamp: float, role: str, position: int) -> str:
+def block_id(event: int, timestamp: float, role: str, position: int) -> str:
     # repr() is exact for floats and survives the JSON round trip of the record.
-    return hashlib.sha256(f"{timestamp!r}|{role}|{position}".encode()).hexdigest()[:24]
+    return hashlib.sha256(f"{event}|{timestamp!r}|{role}|{position}".encode()).hexdigest()[:24]
 
 
 def normalized_timestamp(event: ContextEvent) -> float:
@@ -46,7 +48,7 @@ def store(events: list[ContextEvent]) -> dict:
     """Events to a plain-JSON cold store ``{"events": [record], "blocks": [block]}``."""
     records: list[dict] = []
     blocks: list[dict] = []
-    for event in events:
+    for number, event in enumerate(events):
         stamp = normalized_timestamp(event)
         records.append(
             {
@@ -57,7 +59,7 @@ def store(events: list[ContextEvent]) -> dict:
             }
         )
         blocks += [
-            {"id": block_id(stamp, part.role, part.position), "role": part.role, "content": part.content}
+            {"id": block_id(number, stamp, part.role, part.position), "role": part.role, "content": part.content}
             for part in event_parts(event)
         ]
     return {"events": records, "blocks": blocks}
@@ -66,14 +68,14 @@ def store(events: list[ContextEvent]) -> dict:
 def load(cold: Mapping) -> list[ContextEvent]:
     """A cold store back to events; a block that is absent reads as empty text."""
     by_id = {block["id"]: block["content"] for block in cold["blocks"]}
-    return [_load_event(record, by_id) for record in cold["events"]]
+    return [_load_event(record, by_id, number) for number, record in enumerate(cold["events"])]
 
 
-def _load_event(record: Mapping, by_id: Mapping[str, str]) -> ContextEvent:
+def _load_event(record: Mapping, by_id: Mapping[str, str], number: int) -> ContextEvent:
     stamp = record["timestamp"]
 
     def text(role: str, position: int = 0) -> str:
-        return by_id.get(block_id(stamp, role, position), "")
+        return by_id.get(block_id(number, stamp, role, position), "")
 
     return ContextEvent(
         input=text("input"),

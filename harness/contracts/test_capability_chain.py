@@ -1,0 +1,115 @@
+"""Contract: a live turn stored, loaded, rendered, trimmed and sent again keeps every rule at every link.
+
+Incident: incident `deepseek-reasoning-400` lost reasoning at every layer the
+kernel kept (the persisted event, cold storage, the renderer), and each layer's
+own test was green: the loss only showed when the layers ran one after the
+other, as production runs them, and the next request went out without it.
+Incident `batch-path-pairing` was the same story for tool pairing. A contract
+per capability proves each link alone; this one chains them.
+
+Rule: a live untidy turn (text beside calls, a parallel-safe and an unsafe
+tool in one round, a tool the turn does not offer, a tool that returns
+nothing, reasoning on some rounds) is persisted, stored in cold storage and
+loaded back, and
+
+- the loaded events equal the persisted ones, every field, in order;
+- the history rendered from the loaded events is the history rendered from
+  the persisted ones, for a generic provider and for DeepSeek; it passes the
+  pairing rule and carries the question, the text beside the calls, every
+  tool output and the answer;
+- trimmed to a budget far above its size it comes back unchanged; trimmed to
+  the smallest budget it still ends with the latest turn, paired;
+- sent to DeepSeek (current era, with tools) each assistant message carries
+  its own round's reasoning, ``""`` where the round had none, and nothing else
+  changes in the conversation.
+
+Level: per test. ``test_a_turn_survives_every_link_of_the_chain``: wire (the
+conversation every later request carries).
+``test_deepseek_gets_each_rounds_reasoning_at_the_end_of_the_chain``:
+provider (DeepSeek's current round-trip rule).
+
+Production fingerprint: each capability's tests are green, yet the second
+turn of a session answers HTTP 400 (a call without its result, or reasoning
+missing), or the model sees its own text of the last round vanish after a
+restart.
+"""
+
+import copy
+import json
+
+import pytest
+
+from harness.contracts.calls import valid
+from harness.contracts.persisted_events import differences
+from harness.contracts.turns import ANSWER, QUESTION, ROUND_1, ROUND_2, ROUNDS, expected_output
+from harness.contracts.turns import tools as untidy_tools
+from harness.request_examples import DEEPSEEK_URL, OPENAI_URL
+from harness.scripted import ScriptedModel
+from harness.wire_rules import pairing_violations
+
+def _shape(messages: list[dict]) -> str:
+    return json.dumps(messages, ensure_ascii=False)[:1500]
+
+
+def _live_turn_loaded(kernel, memory):
+    """(persisted events of a live untidy turn, the same events after cold storage, the turn's tools)."""
+    model = ScriptedModel(ROUNDS)
+    tools = untidy_tools()
+    persisted = kernel.run_turn(QUESTION, model, tools)["events"]
+    assert len(persisted) == len(ROUNDS), f"{len(persisted)} events persisted for a turn of {len(ROUNDS)} rounds"
+    cold = memory.store_blocks(copy.deepcopy(persisted))
+    return persisted, memory.load_blocks(copy.deepcopy(cold)), tools
+
+
+@pytest.mark.wire
+def test_a_turn_survives_every_link_of_the_chain(kernel, memory):
+    kernel, memory = valid(kernel), valid(memory)
+    persisted, loaded, _ = _live_turn_loaded(kernel, memory)
+    assert len(loaded) == len(persisted), f"stored {len(persisted)} events of a live turn, loaded {len(loaded)}"
+    for n, (want, got) in enumerate(zip(persisted, loaded)):
+        problems = differences(want, got)
+        assert not problems, f"event #{n} of a live turn came back changed from cold storage:\n  " + "\n  ".join(
+            problems)
+
+    for base_url in (None, OPENAI_URL, DEEPSEEK_URL):
+        fresh = kernel.render_history(copy.deepcopy(persisted), base_url=base_url)
+        again = kernel.render_history(copy.deepcopy(loaded), base_url=base_url)
+        assert again == fresh, (
+            f"render_history(base_url={base_url!r}) of the loaded events gives {_shape(again)}, but of the "
+            f"persisted ones {_shape(fresh)}"
+        )
+    history = kernel.render_history(copy.deepcopy(loaded))
+    problems = pairing_violations(history)
+    assert not problems, f"the history rendered from the loaded events breaks the pairing rule: {problems}"
+    words = [QUESTION, ROUNDS[0]["content"], ANSWER] + [
+        out for out in (expected_output(c) for c in ROUND_1 + ROUND_2) if out]
+    contents = [m.get("content") for m in history]
+    missing = [w for w in words if w not in contents]
+    assert not missing, f"the rendered history lacks {missing}; history {_shape(history)}"
+
+    big = memory.trim_history(copy.deepcopy(history), 10**9)
+    assert big == history, f"trimmed to a budget far above its size the history became {_shape(big)}"
+    small = memory.trim_history(copy.deepcopy(history), 1)
+    latest = history[max(n for n, m in enumerate(history) if m.get("role") == "user"):]
+    assert small[-len(latest):] == latest and not pairing_violations(small), (
+        f"trimmed to budget 1 the history became {_shape(small)}, but should end with the latest turn, paired"
+    )
+
+
+@pytest.mark.provider
+def test_deepseek_gets_each_rounds_reasoning_at_the_end_of_the_chain(kernel, memory, transform):
+    kernel, memory, transform = valid(kernel), valid(memory), valid(transform)
+    _, loaded, tools = _live_turn_loaded(kernel, memory)
+    deepseek = kernel.render_history(copy.deepcopy(loaded), base_url=DEEPSEEK_URL)
+    body = {"model": "deepseek-chat", "messages": deepseek, "tools": [t.schema for t in tools], "stream": True}
+    sent = transform.transform_request(copy.deepcopy(body), {"base_url": DEEPSEEK_URL, "era": "current"})
+    assistants = [m for m in sent.get("messages") or [] if m.get("role") == "assistant"]
+    carried = [m.get("reasoning_content", "<absent>") for m in assistants]
+    wanted = [r.get("reasoning") or "" for r in ROUNDS]
+    assert carried == wanted, (
+        f"sent to DeepSeek, the assistant messages carry reasoning_content {carried}, but each round's own is "
+        f"{wanted} ('' where a round had none)"
+    )
+    rest = [{k: v for k, v in m.items() if k != "reasoning_content"} for m in sent.get("messages") or []]
+    plain = [{k: v for k, v in m.items() if k != "reasoning_content"} for m in deepseek]
+    assert rest == plain, f"sent to DeepSeek the conversation became {_shape(rest)}, but was {_shape(plain)}"

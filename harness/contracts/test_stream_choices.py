@@ -1,0 +1,94 @@
+"""Contract: the choices of a stream stay apart: nothing of choice 1 ends up in the response.
+
+Incident: a request with ``n`` above 1 (or a gateway that fans one request
+out to several candidates) streams several choices, told apart only by each
+choice's ``index``, interleaved chunk by chunk like the tool calls of
+incident `sse-index-accumulation`, and sometimes two choices in one chunk. A
+client that reads every choice into one response splices two answers into
+one and runs the tool calls of both.
+
+Rule: a stream whose chunks carry choices 0 and 1 is either refused (an
+error raised on purpose, not a crash) or parsed as choice 0 alone: its
+content, reasoning, tool calls and finish reason, never any of choice 1's.
+The same stream without choice 1 parses.
+
+Level: wire (``index`` is what tells choices apart in the streaming format).
+
+Production fingerprint: answers that read like two drafts shuffled together;
+tool calls run twice with different arguments.
+"""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness.contracts.calls import refusal, valid
+from harness.stream_examples import ENVELOPE, shown, sse
+
+pytestmark = pytest.mark.wire
+
+ZERO = [
+    {"content": "Zero says ", "reasoning_content": "zero thinks"},
+    {"content": "hello."},
+    {"tool_calls": [{"index": 0, "id": "call_zero", "type": "function",
+                     "function": {"name": "zero_tool", "arguments": '{"z":0}'}}]},
+]
+ONE = [
+    {"content": "ONE-SAYS ", "reasoning_content": "ONE-THINKS"},
+    {"content": "ONE-BYE."},
+    {"tool_calls": [{"index": 0, "id": "call_one", "type": "function",
+                     "function": {"name": "one_tool", "arguments": '{"o":1}'}}]},
+]
+
+
+def _choice(index: int, delta: dict, finish: str | None = None) -> dict:
+    return {"index": index, "delta": delta, "logprobs": None, "finish_reason": finish}
+
+
+@st.composite
+def _two_choice_streams(draw) -> tuple[list[dict], list[dict]]:
+    """(the chunks with both choices interleaved, the chunks of choice 0 alone)."""
+    entries = [(0, _choice(0, {"role": "assistant", **ZERO[0]}))] + [(0, _choice(0, d)) for d in ZERO[1:]]
+    entries += [(0, _choice(0, {}, "tool_calls"))]
+    ones = [(1, _choice(1, {"role": "assistant", **ONE[0]}))] + [(1, _choice(1, d)) for d in ONE[1:]]
+    ones += [(1, _choice(1, {}, draw(st.sampled_from(["stop", "length", "tool_calls"]))))]
+    # Interleave keeping each choice's own order.
+    order = draw(st.permutations([0] * len(entries) + [1] * len(ones)))
+    queues = {0: list(entries), 1: list(ones)}
+    merged = [queues[k].pop(0)[1] for k in order]
+    chunks: list[dict] = []
+    for choice in merged:
+        join = draw(st.booleans())
+        if join and chunks and all(c["index"] != choice["index"] for c in chunks[-1]["choices"]):
+            chunks[-1]["choices"].append(choice)  # both choices in one chunk
+        else:
+            chunks.append({**ENVELOPE.fields(), "choices": [choice]})
+    alone = [{**ENVELOPE.fields(), "choices": [c for c in chunk["choices"] if c["index"] == 0]} for chunk in chunks]
+    return chunks, [c for c in alone if c["choices"]]
+
+
+def _leaks(got: dict) -> list[str]:
+    text = " ".join(str(got.get(k)) for k in ("content", "reasoning")) + " " + str(got.get("tool_calls"))
+    return [word for word in ("ONE-", "call_one", "one_tool") if word in text]
+
+
+@given(_two_choice_streams())
+def test_choice_one_never_leaks_into_the_response(stream, streams):
+    both, alone = streams
+    clean = sse(alone)
+    expected = valid(stream).parse_stream(clean)
+    calls = [c.get("id") for c in expected.get("tool_calls") or []]
+    assert expected.get("content") == "Zero says hello." and calls == ["call_zero"], (
+        f"the stream of choice 0 alone parsed to {expected}, but should give 'Zero says hello.' and the call "
+        f"call_zero; stream: {shown(clean)}"
+    )
+    body = sse(both)
+    try:
+        got = stream.parse_stream(body)
+    except Exception:
+        refusal(stream.parse_stream, body, why="the stream carries a second choice, which one response cannot hold")
+        return
+    assert not _leaks(got) and got == expected, (
+        f"parsed {got} (choice 1's {_leaks(got)} in it), but a stream of choices 0 and 1 should be refused or "
+        f"parse to choice 0 alone, {expected}; stream: {shown(body)}"
+    )

@@ -1,0 +1,150 @@
+"""Contract: trimming cuts the oldest whole turns, no more than needed, once for good, and never the caller's list.
+
+Incident: incident `batch-path-pairing`: what the trimmer keeps is exactly
+what the provider sees next. A trimmer that leaves a history over its own
+budget trims it again on the next round, and the round after, so the
+conversation shrinks every round (a trimmed history that trimming changes
+again); one that drops more than it must loses turns that fitted, and the
+agent forgets what the user said two minutes ago; one that edits the list it
+was given rewrites the stored conversation behind the kernel's back.
+
+Rule: for any history (a system prompt or none, a history that opens with an
+assistant message, system messages between turns, tool rounds) and any budget
+from 1 to far above its size:
+
+- the trimmed history is the leading system messages followed by an unbroken
+  tail of the history: whole messages, unchanged, in their order;
+- trimming the trimmed history again with the same budget gives it back
+  unchanged;
+- it keeps what fits: in a history whose oldest turn is nearly all of its
+  size, trimmed to a quarter of the smallest budget it is left whole at (the
+  adapter's own size unit, found by asking it), the old turn goes and every
+  later turn stays;
+- the caller's list and its messages are left as they were, and the list
+  returned is not the caller's: appending to it changes nothing the caller
+  holds.
+
+Level: wire (a request over the context window is refused by every
+provider, and the request after trimming must carry the conversation that
+happened).
+
+Production fingerprint: the history shrinks by one turn on every request
+although nothing was added; after one long tool turn the agent has forgotten
+the whole conversation; the stored session loses messages each time a request
+is built.
+"""
+
+import copy
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness.contracts.calls import valid
+from harness.contracts.test_trimming_pairs import histories
+
+pytestmark = pytest.mark.wire
+
+budgets = st.one_of(st.integers(1, 50), st.integers(1, 5000), st.integers(5000, 10**9))
+
+
+def _shape(messages: list[dict]) -> str:
+    return " | ".join(f"{m.get('role')}:{str(m.get('content'))[:12]!r}" for m in messages)
+
+
+def _is_head_and_tail(history: list[dict], trimmed: list[dict]) -> bool:
+    head = 0
+    while head < len(history) and history[head].get("role") == "system":
+        head += 1
+    kept_head = min(head, len(trimmed))
+    if trimmed[:kept_head] != history[:kept_head]:
+        return False
+    tail = trimmed[kept_head:]
+    return not tail or history[len(history) - len(tail):] == tail
+
+
+@st.composite
+def untidy_histories(draw) -> list[dict]:
+    """The trimming histories, sometimes opening with an assistant message or carrying system messages inside."""
+    history = draw(histories())
+    if draw(st.booleans()):
+        start = 1 if history and history[0].get("role") == "system" else 0
+        history.insert(start, {"role": "assistant", "content": "Welcome back."})
+    for _ in range(draw(st.integers(0, 2))):
+        users = [n for n, m in enumerate(history) if m.get("role") == "user" and n > 0]
+        if users:
+            history.insert(draw(st.sampled_from(users)), {"role": "system", "content": "Reminder: be terse."})
+    return history
+
+
+@given(history=untidy_histories(), budget=budgets)
+def test_trimming_keeps_a_tail_and_is_done_once(memory, history, budget):
+    memory = valid(memory)
+    before = copy.deepcopy(history)
+    trimmed = memory.trim_history(history, budget)
+    assert history == before, (
+        f"trim_history(history, {budget}) changed the caller's history to {_shape(history)}; it was "
+        f"{_shape(before)}"
+    )
+    assert _is_head_and_tail(history, trimmed), (
+        f"trimmed to budget {budget}, the history is {_shape(trimmed)}, but should be its leading system messages "
+        f"and an unbroken tail of the input, messages unchanged: {_shape(history)}"
+    )
+    again = memory.trim_history(copy.deepcopy(trimmed), budget)
+    assert again == trimmed, (
+        f"trimming the trimmed history again with budget {budget} gave {_shape(again)}, but it should come back "
+        f"unchanged: {_shape(trimmed)} (trimmed from {_shape(history)})"
+    )
+    trimmed.append({"role": "user", "content": "appended by the caller"})
+    assert history == before, (
+        f"appending to the list trim_history returned changed the caller's history: the returned list is the "
+        f"caller's own; history {_shape(history)}"
+    )
+
+
+def _turn(number: int, rounds: int, words: int) -> list[dict]:
+    messages = [{"role": "user", "content": f"question {number}: " + "word " * words}]
+    for r in range(rounds):
+        cid = f"call_{number}_{r}"
+        messages += [
+            {"role": "assistant", "content": None,
+             "tool_calls": [{"id": cid, "type": "function", "function": {"name": "read", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": cid, "content": "line " * words},
+        ]
+    return messages + [{"role": "assistant", "content": f"answer {number}: " + "word " * words}]
+
+
+SYSTEM = [{"role": "system", "content": "You are terse."}]
+BIG = _turn(0, rounds=40, words=60)  # nearly all of the history, in any unit: characters, tokens or messages
+SMALL = [_turn(k, rounds=0, words=2) for k in (1, 2, 3)]
+HISTORY = SYSTEM + BIG + [m for turn in SMALL for m in turn]
+
+
+def _untouched_from(memory) -> int:
+    """The smallest budget the adapter leaves HISTORY whole at (trimming is monotone in the budget)."""
+    low, high = 1, 2
+    while memory.trim_history(copy.deepcopy(HISTORY), high) != HISTORY:
+        low, high = high, high * 2
+        assert high < 10**12, "trim_history never left the history whole, whatever the budget"
+    while low < high:
+        middle = (low + high) // 2
+        if memory.trim_history(copy.deepcopy(HISTORY), middle) == HISTORY:
+            high = middle
+        else:
+            low = middle + 1
+    return high
+
+
+def test_trimming_keeps_every_turn_that_fits(memory):
+    memory = valid(memory)
+    whole_at = _untouched_from(memory)
+    budget = max(1, whole_at // 4)
+    trimmed = memory.trim_history(copy.deepcopy(HISTORY), budget)
+    kept_big = any(m in trimmed for m in BIG)
+    missing = [turn[0]["content"][:10] for turn in SMALL if not all(m in trimmed for m in turn)]
+    assert not kept_big and not missing and trimmed[:1] == SYSTEM, (
+        f"the history is left whole from budget {whole_at}; trimmed to {budget}, it kept "
+        f"{'some' if kept_big else 'none'} of the oldest turn ({len(BIG)} messages, nearly all of its size) and "
+        f"lost the later turns {missing}: the oldest turn should go and the three small turns after it, which "
+        f"fit, should stay; trimmed: {_shape(trimmed)}"
+    )

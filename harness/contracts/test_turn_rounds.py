@@ -1,0 +1,201 @@
+"""Contract: every round of a turn is sent, run and persisted as it happened: its text, its calls in order, its time.
+
+Incident: incident `batch-path-pairing`: the persisted events, not the
+in-memory messages, are what every later request is rendered from, and the
+first regression test only ever took the tidy path (one kind of tool, one
+round, no text). The rounds models really produce are untidy: text beside the
+tool calls ("Let me check both files."), a call to a tool the turn does not
+offer, parallel-safe and unsafe tools in one round, a tool that returns
+nothing, several tool rounds in a row. Each persisted event also carries the
+time it was written: cold storage keys its blocks by that timestamp
+(incident `deepseek-reasoning-400` lost whole events to a zero one).
+
+Rule: in a turn of several tool rounds and a final answer,
+
+- every request the kernel sends is a chat-completions body: ``model``,
+  ``messages`` and the offered ``tools`` on every round, and no top-level key
+  the format does not define;
+- the text the model wrote beside its calls goes back in the follow-up as
+  that assistant message's ``content``, and is persisted as the round's
+  ``response``;
+- each call is answered by one tool message, right after its assistant
+  message and in the order the model made the calls, also for a tool the turn
+  does not offer (the turn goes on: that call is answered with an error text
+  the model can read, and nothing runs); a tool that returns nothing is
+  answered with ``""``;
+- a tool that is not parallel-safe never runs while another tool runs;
+  every offered tool runs once per call;
+- each round is persisted in order: its calls in the model's order, each
+  result under its call id in the same order, ``tools_used`` naming only tools
+  of that round, ``input`` the question on the first round and ``""`` after,
+  and a ``timestamp`` in Unix seconds read from the clock while the turn ran,
+  never decreasing from one round to the next;
+- the caller's list of tools is left as it was.
+
+Level: wire (the conversation the format carries, the pairing and order of
+its tool messages, and the request body's keys).
+
+Production fingerprint: the model repeats "Let me check" every round (its own
+text never came back); a turn that dies on ``KeyError: 'delete_file'`` when the
+model calls a tool it was not given; a non-thread-safe tool run beside
+another; events persisted with ``timestamp: 0`` whose blocks collide in cold
+storage.
+"""
+
+import json
+import time
+
+import pytest
+
+from harness.contracts.calls import valid
+from harness.contracts.turns import (
+    OFFERED,
+    QUESTION,
+    ROUND_1,
+    ROUND_2,
+    ROUNDS,
+    expected_output,
+)
+from harness.contracts.turns import tools as untidy_tools
+from harness.scripted import ScriptedModel
+from harness.wire_rules import pairing_violations
+
+pytestmark = pytest.mark.wire
+
+# Every top-level key of a chat-completions request body (OpenAI's reference, and the provider
+# extensions the harness's options name: thinking, reasoning_effort).
+REQUEST_KEYS = {
+    "model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options", "temperature",
+    "top_p", "n", "stop", "max_tokens", "max_completion_tokens", "presence_penalty", "frequency_penalty",
+    "logit_bias", "logprobs", "top_logprobs", "user", "seed", "response_format", "reasoning_effort", "metadata",
+    "store", "service_tier", "modalities", "audio", "prediction", "web_search_options", "verbosity",
+    "prompt_cache_key", "safety_identifier", "thinking",
+}
+
+
+def _turn(kernel):
+    tools = untidy_tools()
+    given = list(tools)
+    model = ScriptedModel(ROUNDS)
+    started = time.time()
+    events = valid(kernel).run_turn(QUESTION, model, tools)["events"]
+    finished = time.time()
+    assert tools == given and all(a is b for a, b in zip(tools, given)), (
+        f"the tools list given to run_turn became {[t.name for t in tools]}, but should be left as it was: "
+        f"{[t.name for t in given]}"
+    )
+    assert len(model.requests) == len(ROUNDS), (
+        f"the kernel sent {len(model.requests)} requests, but the script has {len(ROUNDS)} rounds (two tool rounds "
+        "and an answer): the turn did not go on after a round with a call to a tool it does not offer"
+    )
+    return model, tools, events, (started, finished)
+
+
+def test_requests_are_chat_completion_bodies(kernel):
+    model, tools, _, _ = _turn(kernel)
+    offered = sorted(OFFERED)
+    for n, request in enumerate(model.requests, 1):
+        unknown = sorted(set(request) - REQUEST_KEYS)
+        names = sorted((t.get("function") or {}).get("name") for t in request.get("tools") or ())
+        assert not unknown and isinstance(request.get("model"), str) and request.get("model") and names == offered, (
+            f"request #{n} has the keys {sorted(request)} (unknown to the format: {unknown}), model="
+            f"{request.get('model', '<absent>')!r}, tools {names}; every request should name a model and offer "
+            f"{offered}, with only keys the chat-completions format defines"
+        )
+
+
+def test_follow_ups_carry_the_text_and_answer_every_call_in_order(kernel):
+    model, tools, _, _ = _turn(kernel)
+    for n, (request, calls) in enumerate(zip(model.requests[1:], (ROUND_1, ROUND_2)), 2):
+        messages = request.get("messages") or []
+        problems = pairing_violations(messages)
+        assert not problems, f"request #{n} breaks the pairing rule: {problems}; messages {json.dumps(messages)[:1500]}"
+        at = next((k for k, m in enumerate(messages) if [c.get("id") for c in m.get("tool_calls") or ()]
+                   == [c["id"] for c in calls]), None)
+        assert at is not None, (
+            f"request #{n} has no assistant message with the calls {[c['id'] for c in calls]} in the model's order; "
+            f"messages {json.dumps(messages)[:1500]}"
+        )
+        said = ROUNDS[n - 2]["content"]
+        assert (messages[at].get("content") or "") == said, (
+            f"request #{n}: the assistant message with the calls has content={messages[at].get('content')!r}, but "
+            f"the model wrote {said!r} beside them"
+        )
+        answers = messages[at + 1 : at + 1 + len(calls)]
+        ids = [m.get("tool_call_id") for m in answers]
+        assert ids == [c["id"] for c in calls] and all(m.get("role") == "tool" for m in answers), (
+            f"request #{n}: the messages after the calls answer {ids}, but should be one tool message per call in "
+            f"the order the model made them: {[c['id'] for c in calls]}"
+        )
+        for call, message in zip(calls, answers):
+            want = expected_output(call)
+            content = message.get("content")
+            if want is None:
+                assert isinstance(content, str) and content.strip(), (
+                    f"request #{n}: the call {call['id']} to {call['name']!r}, a tool the turn does not offer, is "
+                    f"answered with content={content!r}; it should get an error text the model can read"
+                )
+            else:
+                assert content == want, (
+                    f"request #{n}: the tool message for {call['id']} has content={content!r}, but the tool "
+                    f"returned {want!r}"
+                )
+
+
+def test_tools_run_once_per_call_and_unsafe_ones_alone(kernel):
+    _, tools, _, _ = _turn(kernel)
+    want = {name: sorted(c["arguments"] for c in ROUND_1 + ROUND_2 if c["name"] == name) for name in OFFERED}
+    ran = {tool.name: sorted(run.arguments for run in tool.runs) for tool in tools}
+    assert ran == want, f"the tools ran with {ran}, but should have run once per call: {want}"
+    runs = [(tool.name, tool.parallel_safe, run) for tool in tools for run in tool.runs]
+    for name, safe, run in runs:
+        if safe:
+            continue
+        overlapping = [other for other, _, r in runs if r is not run and r.started < run.finished and
+                       run.started < r.finished]
+        assert not overlapping, (
+            f"{name}, which is not parallel-safe, ran while {overlapping} ran too; a tool that is not parallel-safe "
+            "must run alone"
+        )
+
+
+def test_each_round_is_persisted_in_order_at_its_time(kernel):
+    _, tools, events, (started, finished) = _turn(kernel)
+    assert len(events) == len(ROUNDS), f"{len(events)} events persisted, but the turn had {len(ROUNDS)} rounds"
+    stamps = [e.get("timestamp") for e in events]
+    for n, (event, script) in enumerate(zip(events, ROUNDS)):
+        calls = script.get("tool_calls") or []
+        want_input = QUESTION if n == 0 else ""
+        assert event.get("input") == want_input, (
+            f"event #{n}: input={event.get('input')!r}, but should be {want_input!r} (the question once, on the "
+            "round that answered it)"
+        )
+        assert (event.get("response") or "") == script["content"], (
+            f"event #{n}: response={event.get('response')!r}, but the model wrote {script['content']!r}"
+        )
+        ids = [c.get("id") for c in event.get("tool_calls") or []]
+        results = [r.get("tool_call_id") for r in event.get("tool_results") or []]
+        want = [c["id"] for c in calls]
+        assert ids == want and results == want, (
+            f"event #{n}: tool_calls {ids} and tool_results {results}, but both should be {want}, the model's order"
+        )
+        outputs = [r.get("content") for r in event.get("tool_results") or []]
+        for call, output in zip(calls, outputs):
+            expected = expected_output(call)
+            should = repr(expected) if expected is not None else "an error text"
+            assert output == expected or (expected is None and isinstance(output, str) and output.strip()), (
+                f"event #{n}: the result of {call['id']} is {output!r}, but should be {should}"
+            )
+        used = set(event.get("tools_used") or [])
+        ran = {c["name"] for c in calls if c["name"] in OFFERED}
+        asked = {c["name"] for c in calls}
+        assert ran <= used <= asked, (
+            f"event #{n}: tools_used={sorted(used)}, but should name the tools that ran in this round "
+            f"({sorted(ran)}) and none from another round (this round asked for {sorted(asked)})"
+        )
+    ok = all(isinstance(s, (int, float)) and not isinstance(s, bool) and started - 1 <= s <= finished + 1
+             for s in stamps)
+    assert ok and stamps == sorted(stamps), (
+        f"the events carry the timestamps {stamps}, but each should be the Unix time in seconds at which its "
+        f"round was persisted (the turn ran from {started:.3f} to {finished:.3f}), never decreasing"
+    )

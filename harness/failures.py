@@ -38,7 +38,10 @@ def adapter_location(exc: BaseException) -> tuple[str, int] | None:
     if isinstance(exc, BaseExceptionGroup):
         return next(filter(None, (adapter_location(part) for part in exc.exceptions)), None)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if not _is_machinery(f.filename)]
-    return (frames[-1].filename, frames[-1].lineno or 0) if frames else None
+    if frames:
+        return frames[-1].filename, frames[-1].lineno or 0
+    # A contract that turns the adapter's exception into a failed assertion keeps it as the cause.
+    return adapter_location(exc.__cause__) if exc.__cause__ is not None else None
 
 
 def _adapter_frames(exc: BaseException) -> list[str]:
@@ -67,10 +70,10 @@ def _one(exc: BaseException) -> list[str]:
     # Hypothesis attaches the minimal example as a note: "Falsifying example: test_x(...)".
     for note in getattr(exc, "__notes__", ()):
         lines += str(note).splitlines()
-    if not isinstance(exc, AssertionError):
-        frames = _adapter_frames(exc)
-        if frames:
-            lines += ["raised in the adapter:", *frames]
+    raised = exc if not isinstance(exc, AssertionError) else exc.__cause__
+    frames = _adapter_frames(raised) if raised is not None else []
+    if frames:
+        lines += ["raised in the adapter:", *frames]
     if len(lines) > MAX_LINES:
         lines = lines[:MAX_LINES] + [f"... ({len(lines) - MAX_LINES} more lines)"]
     return [clip(line, MAX_LINE) for line in lines]

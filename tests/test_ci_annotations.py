@@ -25,12 +25,11 @@ def test_a_crash_is_annotated_on_the_adapter_line_that_raised(tmp_path):
     raising = next(n for n, line in enumerate((TESTS / "sample_adapters.py").read_text().splitlines(), 1)
                    if "raise KeyError" in line)
     annotations = [line for line in run.stdout.splitlines() if line.startswith("::error ")]
-    assert annotations == [
+    assert len(annotations) == 1 and annotations[0].startswith(
         f"::error file=sample_adapters.py,line={raising},title=failed [wire%2C stream] "
-        "test_sse_index_accumulation.py%3A%3Atest_twelve_parallel_calls_of_the_incident::KeyError: 'call slot 12'"
-        + annotations[0].split("'call slot 12'", 1)[1]
-    ], annotations
-    assert "%0Araised in the adapter:%0A" in annotations[0]
+        "test_sse_index_accumulation.py%3A%3Atest_twelve_parallel_calls_of_the_incident::"
+    ), annotations
+    assert "KeyError: 'call slot 12'" in annotations[0] and "%0Araised in the adapter:%0A" in annotations[0]
     assert "| wire | stream | 0 | 1 | 0 | 0 |" in summary, summary
 
 

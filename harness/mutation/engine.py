@@ -129,7 +129,12 @@ class Worker:
                 raise WorkerNotReady("collection", f"the warm worker did not collect the contracts within {budget:.0f}s")
             if not message.get("ready"):
                 self.close()
-                raise WorkerNotReady(message.get("kind", "collection"), message.get("error", ""))
+                error = message.get("error", "")
+                if message.get("output"):  # pytest stopped before the worker was ready: what it printed says why
+                    lines = [line for line in _tail(self.log).splitlines() if line.strip()]
+                    errors = [line.removeprefix("ERROR: ") for line in lines if line.startswith("ERROR:")]
+                    error = "\n".join(errors or lines[-15:]) or error
+                raise WorkerNotReady(message.get("kind", "collection"), error)
             self.ready = message
         return self.ready
 

@@ -176,8 +176,15 @@ class ContractsExecutor:
         if len(shares) == 1:
             parts = [run_share(shares[0])]
         else:
-            with ThreadPoolExecutor(max_workers=len(shares)) as threads:
-                parts = list(threads.map(run_share, shares))
+            threads = ThreadPoolExecutor(max_workers=len(shares))
+            try:
+                parts = [future.result() for future in [threads.submit(run_share, s) for s in shares]]
+            except BaseException:
+                # Interrupted: the threads wait on forks that may never end; stop them before waiting.
+                self.children.stop_all()
+                threads.shutdown(wait=True, cancel_futures=True)
+                raise
+            threads.shutdown()
         outcome = RunOutcome(wall=time.perf_counter() - started, reach_measured=True)
         for part in parts:
             outcome.tests.update(part.tests)

@@ -414,7 +414,10 @@ def main() -> None:
     plugin = WorkerPlugin(spec, request_fd, reply_fd)
     pytest.main(spec["pytest_args"], plugins=[plugin])
     # pytest returned without serving: a usage error before collection, or the loop was skipped.
-    _send(reply_fd, {"ready": False, "kind": "usage", "error": "pytest ended before the worker was ready"})
+    sys.stdout.flush()
+    sys.stderr.flush()
+    _send(reply_fd, {"ready": False, "kind": "usage", "error": "pytest ended before the worker was ready",
+                     "output": True})
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ again); one that drops more than it must loses turns that fitted, and the
 agent forgets what the user said two minutes ago; one that edits the list it
 was given rewrites the stored conversation behind the kernel's back.
 
-Rule: for any history (a system prompt or none, a history that opens with an
-assistant message, system messages between turns, tool rounds) and any budget
+Rule: for any history (a system prompt or none, short or long, a history that
+opens with an assistant message, system messages between turns, tool rounds)
+and any budget
 from 1 to far above its size:
 
 - the trimmed history is the leading system messages followed by an unbroken
@@ -19,7 +20,10 @@ from 1 to far above its size:
 - it keeps what fits: in a history whose oldest turn is nearly all of its
   size, trimmed to a quarter of the smallest budget it is left whole at (the
   adapter's own size unit, found by asking it), the old turn goes and every
-  later turn stays;
+  later turn stays; and the system prompt counts like any text: a history
+  whose long text is its system prompt needs about the budget (within a
+  factor of two) the same history needs with that text in its first user
+  message;
 - the caller's list and its messages are left as they were, and the list
   returned is not the caller's: appending to it changes nothing the caller
   holds.
@@ -65,8 +69,11 @@ def _is_head_and_tail(history: list[dict], trimmed: list[dict]) -> bool:
 
 @st.composite
 def untidy_histories(draw) -> list[dict]:
-    """The trimming histories, sometimes opening with an assistant message or carrying system messages inside."""
+    """The trimming histories, sometimes opening with an assistant message, with a long system prompt, or
+    carrying system messages inside."""
     history = draw(histories())
+    if history and history[0].get("role") == "system" and draw(st.booleans()):
+        history[0] = {"role": "system", "content": "Follow the house style. " * draw(st.integers(1, 40))}
     if draw(st.booleans()):
         start = 1 if history and history[0].get("role") == "system" else 0
         history.insert(start, {"role": "assistant", "content": "Welcome back."})
@@ -120,15 +127,15 @@ SMALL = [_turn(k, rounds=0, words=2) for k in (1, 2, 3)]
 HISTORY = SYSTEM + BIG + [m for turn in SMALL for m in turn]
 
 
-def _untouched_from(memory) -> int:
-    """The smallest budget the adapter leaves HISTORY whole at (trimming is monotone in the budget)."""
+def _untouched_from(memory, history: list[dict]) -> int:
+    """The smallest budget the adapter leaves ``history`` whole at (trimming is monotone in the budget)."""
     low, high = 1, 2
-    while memory.trim_history(copy.deepcopy(HISTORY), high) != HISTORY:
+    while memory.trim_history(copy.deepcopy(history), high) != history:
         low, high = high, high * 2
         assert high < 10**12, "trim_history never left the history whole, whatever the budget"
     while low < high:
         middle = (low + high) // 2
-        if memory.trim_history(copy.deepcopy(HISTORY), middle) == HISTORY:
+        if memory.trim_history(copy.deepcopy(history), middle) == history:
             high = middle
         else:
             low = middle + 1
@@ -137,7 +144,7 @@ def _untouched_from(memory) -> int:
 
 def test_trimming_keeps_every_turn_that_fits(memory):
     memory = valid(memory)
-    whole_at = _untouched_from(memory)
+    whole_at = _untouched_from(memory, HISTORY)
     budget = max(1, whole_at // 4)
     trimmed = memory.trim_history(copy.deepcopy(HISTORY), budget)
     kept_big = any(m in trimmed for m in BIG)
@@ -147,4 +154,20 @@ def test_trimming_keeps_every_turn_that_fits(memory):
         f"{'some' if kept_big else 'none'} of the oldest turn ({len(BIG)} messages, nearly all of its size) and "
         f"lost the later turns {missing}: the oldest turn should go and the three small turns after it, which "
         f"fit, should stay; trimmed: {_shape(trimmed)}"
+    )
+
+
+LONG_TEXT = "Follow the house style guide to the letter. " * 400
+
+
+def test_trimming_counts_the_system_prompt(memory):
+    memory = valid(memory)
+    small = [m for turn in SMALL for m in turn]
+    in_system = [{"role": "system", "content": LONG_TEXT}, *small]
+    in_a_turn = [{"role": "user", "content": LONG_TEXT}, {"role": "assistant", "content": "Noted."}, *small]
+    as_system, as_turn = _untouched_from(memory, in_system), _untouched_from(memory, in_a_turn)
+    assert as_turn / 2 <= as_system <= as_turn * 2, (
+        f"a history whose long text is its system prompt is left whole from budget {as_system}, the same history "
+        f"with that text in its first user message from {as_turn}; the system prompt is part of what the provider "
+        "counts, so both should need about the same budget"
     )

@@ -101,13 +101,16 @@ def team_run(tmp_path_factory):
     reports = tmp_path_factory.mktemp("reports")
     project = Project.git_tracked(root)
     before = _tree_digest(project)
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "pyproject.toml").write_text("[tool.harness.nightly]\nhigh = 97\nlow = 91\n")
     proc = _harness(["mutate", "--adapter", SPEC, "--config", str(root / "mutants.toml"), "--jobs", "2",
-                     "--report-dir", str(reports)], scratch, cwd=tmp_path_factory.mktemp("elsewhere"))
+                     "--report-dir", str(reports)], scratch, cwd=elsewhere)
     output, _ = proc.communicate(timeout=600)
     assert _tree_digest(project) == before, "the run changed the team's tree"
     assert not _leftovers(scratch), f"left behind: {_leftovers(scratch)}"
     assert not _processes_under(scratch), "a process of the run outlived it"
     report = json.loads((reports / "mutation-report.json").read_text())
+    assert report["thresholds"] == {"high": 97, "low": 91}, "thresholds must come from [tool.harness.nightly]"
     mutants = {m["id"]: m for f in report["files"].values() for m in f["mutants"]}
     return proc.returncode, output, mutants
 

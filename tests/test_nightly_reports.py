@@ -150,6 +150,31 @@ def test_merge_deduplicates_by_id() -> None:
     assert _content(merge_reports([report, report])) == _content(report)
 
 
+def test_merge_refuses_a_mutant_with_two_verdicts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture) -> None:
+    killed = _report(KNOWN, MUTMUT)
+    survived = _report([_known("upper-dropped", Verdict.SURVIVED), *KNOWN[1:]], MUTMUT)
+    with pytest.raises(ReportError, match=r"upper-dropped: Killed in A, Survived in B"):
+        merge_reports([killed, survived], ["A", "B"])
+    inputs = []
+    for n, report in enumerate((killed, survived)):
+        paths, _ = write_outputs(report, THRESHOLDS, tmp_path / str(n))
+        inputs.append(str(paths["json"]))
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "merge", *inputs, "-o", "merged"]) == 2
+    assert "two different verdicts" in capsys.readouterr().out and not (tmp_path / "merged").exists()
+
+
+def test_merged_thresholds_come_from_the_pyproject_where_merge_runs(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    paths, _ = write_outputs(_report(KNOWN, MUTMUT), Thresholds(high=80, low=60), tmp_path / "in")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.harness.nightly]\nhigh = 97\nlow = 91\n")
+    main(["report", "merge", str(paths["json"]), "-o", "merged"])
+    assert json.loads((tmp_path / "merged" / "mutation-report.json").read_text())["thresholds"] == {
+        "high": 97, "low": 91}
+
+
 def test_merge_refuses_what_is_not_a_report(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"schemaVersion": "1", "files": {}}')

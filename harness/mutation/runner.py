@@ -26,7 +26,7 @@ class BaselineRed(Exception):
     def __init__(self, outcome: RunOutcome) -> None:
         self.outcome = outcome
         red = {t: e for t, e in outcome.tests.items() if e["outcome"] in ("assertion", "crash", "error")}
-        lines = [f"{t}: {e['message'].splitlines()[0] if e['message'] else e['outcome']}" for t, e in red.items()]
+        lines = [f"{t}: {e['message'].splitlines()[0][:300] if e['message'] else e['outcome']}" for t, e in red.items()]
         lines += outcome.collection_errors
         super().__init__("baseline is red:\n  " + "\n  ".join(lines or [outcome.output_tail or "no contract ran"]))
 

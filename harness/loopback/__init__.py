@@ -15,13 +15,20 @@
   (:mod:`.recorder`).
 """
 
-from harness.loopback.delivery import MODES, WHOLE, Delivery
-from harness.loopback.profiles import PROFILE_NAMES, make_profile
-from harness.loopback.record import Exchange, Record, Violation
-from harness.loopback.scenarios import SCENARIOS, Scenario, Step
-from harness.loopback.server import LoopbackProvider, NotLoopback, is_loopback
+import importlib
 
-__all__ = [
-    "MODES", "PROFILE_NAMES", "SCENARIOS", "WHOLE", "Delivery", "Exchange", "LoopbackProvider", "NotLoopback",
-    "Record", "Scenario", "Step", "Violation", "is_loopback", "make_profile",
-]
+# Imported on first use, so that registering the pytest fixture imports no HTTP stack.
+_EXPORTS = {
+    "MODES": "delivery", "WHOLE": "delivery", "Delivery": "delivery",
+    "PROFILE_NAMES": "profiles", "make_profile": "profiles",
+    "Exchange": "record", "Record": "record", "Violation": "record",
+    "SCENARIOS": "scenarios", "Scenario": "scenarios", "Step": "scenarios",
+    "LoopbackProvider": "server", "NotLoopback": "server", "is_loopback": "server",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'harness.loopback' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"harness.loopback.{_EXPORTS[name]}"), name)

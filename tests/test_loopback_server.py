@@ -159,3 +159,26 @@ def test_the_fixture_starts_and_stops_providers(loopback_provider):
     provider = loopback_provider(scenario="usage", profile="openai")
     response = httpx.post(provider.base_url + "/chat/completions", json=_body(stream=False), timeout=10)
     assert response.status_code == 200 and response.json()["usage"]["total_tokens"] > 0
+
+
+def test_harness_serve_prints_each_request_and_writes_its_record(tmp_path):
+    record = tmp_path / "record.json"
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "harness", "serve", "--scenario", "thinking-tools", "--profile", "deepseek",
+         "--deepseek-era", "v3.2", "--duration", "3", "--record-file", str(record)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = serve.stdout.readline().split()[-1]
+        bad = {"model": "deepseek-chat", "tools": TOOLS, "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "18 °C"}]}
+        response = httpx.post(url + "/chat/completions", json=bad, timeout=10)
+        out, _ = serve.communicate(timeout=30)
+    finally:
+        serve.kill()
+    assert response.status_code == 400
+    assert "#1 POST /v1/chat/completions -> 400" in out and "[provider] reasoning-missing (request #1, message #1" in out
+    [exchange] = json.loads(record.read_text(encoding="utf-8"))
+    assert exchange["violations"][0]["rule"] == "reasoning-missing" and exchange["status"] == 400

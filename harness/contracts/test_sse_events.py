@@ -12,7 +12,7 @@ the event; one that skips bytes it cannot decode hides corrupted text.
 Rule: each of these bodies parses to exactly what the same events written
 plainly parse to: with a byte order mark before the first event; with each
 event's JSON spread over several ``data:`` lines; with ``event:``, ``id:``,
-``retry:`` and unknown fields, and a bare ``data`` line, around the data;
+``retry:`` and unknown fields and comments around the data;
 with lone ``\\r`` line ends. Bytes that are not UTF-8 inside an event
 either make the parse refuse the body (an error raised on purpose, not a
 crash) or read as U+FFFD as the SSE decoding does; never dropped silently,
@@ -75,16 +75,10 @@ def _with_fields(text: str, done: bool) -> list[str]:
     return ["event: completion", "id: 7", f"data: {text}", "retry: 3000", "x-trace: a1b2", ": comment"]
 
 
-def _bare_data_line(text: str, done: bool) -> list[str]:
-    # A bare "data" line is the field with an empty value: it adds an empty line to the data.
-    return ["data", f"data: {text}"]
-
-
 VARIANTS = {
     "byte-order-mark": lambda: BOM + sse(CHUNKS),
     "multi-line-data": lambda: _events(CHUNKS, _multi_line),
     "other-fields": lambda: _events(CHUNKS, _with_fields),
-    "bare-data-line": lambda: _events(CHUNKS, _bare_data_line),
     "cr-line-ends": lambda: sse(CHUNKS, replace(PLAIN, line_end="\r")),
     "multi-line-data-crlf": lambda: _events(CHUNKS, _multi_line, end="\r\n"),
     "byte-order-mark-keep-alive-first": lambda: BOM + sse(CHUNKS, replace(PLAIN, keep_alive=True)),

@@ -7,12 +7,17 @@ incident `sse-index-accumulation`, and sometimes two choices in one chunk. A
 client that reads every choice into one response splices two answers into
 one and runs the tool calls of both.
 
-Rule: a stream whose chunks carry choices 0 and 1 is either refused (an
-error raised on purpose, not a crash) or parsed as choice 0 alone: its
-content, reasoning, tool calls and finish reason, never any of choice 1's.
-The same stream without choice 1 parses.
+Rule: a stream whose chunks carry choices 0 and 1 (choice 0 first, then
+interleaved, sometimes both in one chunk) is either refused (an error raised
+on purpose, not a crash) or parsed as choice 0 alone: its content, reasoning,
+tool calls and finish reason, never any of choice 1's. The same stream
+without choice 1 parses.
 
-Level: wire (``index`` is what tells choices apart in the streaming format).
+Level: robust. OpenAI, Azure OpenAI and vLLM stream several choices when a
+request asks for ``n`` above 1, told apart by their ``index``; a client
+library that never asks for more than one need not read such a stream
+(LangChain's and the Vercel AI SDK's stream readers splice the choices), an
+agent kernel behind a gateway that may fan out must.
 
 Production fingerprint: answers that read like two drafts shuffled together;
 tool calls run twice with different arguments.
@@ -25,7 +30,7 @@ from hypothesis import strategies as st
 from harness.contracts.calls import refusal, valid
 from harness.stream_examples import ENVELOPE, shown, sse
 
-pytestmark = pytest.mark.wire
+pytestmark = pytest.mark.robust
 
 ZERO = [
     {"content": "Zero says ", "reasoning_content": "zero thinks"},
@@ -52,8 +57,8 @@ def _two_choice_streams(draw) -> tuple[list[dict], list[dict]]:
     entries += [(0, _choice(0, {}, "tool_calls"))]
     ones = [(1, _choice(1, {"role": "assistant", **ONE[0]}))] + [(1, _choice(1, d)) for d in ONE[1:]]
     ones += [(1, _choice(1, {}, draw(st.sampled_from(["stop", "length", "tool_calls"]))))]
-    # Interleave keeping each choice's own order.
-    order = draw(st.permutations([0] * len(entries) + [1] * len(ones)))
+    # Interleave keeping each choice's own order; choice 0 opens the stream, as servers send them.
+    order = [0, *draw(st.permutations([0] * (len(entries) - 1) + [1] * len(ones)))]
     queues = {0: list(entries), 1: list(ones)}
     merged = [queues[k].pop(0)[1] for k in order]
     chunks: list[dict] = []
@@ -88,7 +93,9 @@ def test_choice_one_never_leaks_into_the_response(stream, streams):
     except Exception:
         refusal(stream.parse_stream, body, why="the stream carries a second choice, which one response cannot hold")
         return
-    assert not _leaks(got) and got == expected, (
+    keys = ("content", "reasoning", "tool_calls", "finish_reason")  # usage: some clients count tokens themselves
+    same = {k: got.get(k) for k in keys} == {k: expected.get(k) for k in keys}
+    assert not _leaks(got) and same, (
         f"parsed {got} (choice 1's {_leaks(got)} in it), but a stream of choices 0 and 1 should be refused or "
         f"parse to choice 0 alone, {expected}; stream: {shown(body)}"
     )

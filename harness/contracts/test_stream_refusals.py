@@ -22,8 +22,13 @@ string, a fraction or a boolean (beside a call at a real index); an ``id`` or a
 ``name`` that is a number; a ``function`` that is a string; ``arguments``
 that are a list or a number; ``usage`` or ``finish_reason`` of the wrong type.
 
-Level: wire (the format's types; what a client does with a body outside them
-is refuse it, never crash on it nor hand it on).
+Level: robust. The format gives the types, not what a client does with a body
+outside them, and correct client libraries crash on some of these faults or
+hand a wrong type on (openai-python returns an integer tool-call id,
+LangChain's reader raises ``AttributeError`` on a string delta). No endpoint
+is known to send one on purpose: they come from broken gateways and proxies
+that re-serialize chunks, and the rule is what an agent kernel needs to fail
+over from them.
 
 Production fingerprint: ``TypeError: sequence item 0: expected str instance,
 int found`` or ``AttributeError: 'str' object has no attribute 'get'`` in the
@@ -39,7 +44,7 @@ import pytest
 from harness.contracts.calls import refusal, valid
 from harness.stream_examples import completion_chunks, shown, sse
 
-pytestmark = pytest.mark.wire
+pytestmark = pytest.mark.robust
 
 GOOD = completion_chunks(
     [

@@ -19,9 +19,9 @@ and any history, and changing anything in the body it returned (a message, a
 tool, a nested value) changes nothing the caller holds. A generic provider
 asked for effort ``off`` gets no ``reasoning_effort``, or the format's own
 word for it, ``"none"``; an effort word outside the vocabulary of the options
-is refused (an error raised on purpose, not a crash) or sent on as given,
-never turned into another word, and the same options with a known effort are
-answered.
+is refused (an error raised on purpose, not a crash) or answered, and a
+generic provider that answers gets it as given, never turned into another
+word; the same options with a known effort are answered.
 
 Level: wire (the fields the format requires to pair calls with results, and
 the format's values of ``reasoning_effort``; ``off`` is not one of them).
@@ -180,6 +180,8 @@ def test_an_effort_outside_the_vocabulary_is_refused_or_sent_as_given(transform,
     except Exception:
         refusal(transform.transform_request, body, options, why="'turbo' is not an effort the options know")
         return
+    if base_url == DEEPSEEK_URL:
+        return  # answered: DeepSeek's own switch may stand for any effort; what it must not do is crash
     assert got.get("reasoning_effort") == "turbo" and "thinking" not in got, (
         f"effort 'turbo' (not in {EFFORTS}) for {base_url} sent reasoning_effort="
         f"{got.get('reasoning_effort', '<absent>')!r}, thinking={got.get('thinking', '<absent>')!r}; an unknown "

@@ -1,4 +1,4 @@
-"""Locating a mutmut mutant in the original file from its diff, and the equivalents' stable key."""
+"""Locating a mutmut mutant in the original file from its diff."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from harness.mutation.outcome import Position
-from harness.nightly.equivalents import EquivalentsError, Key, key_of, load_equivalents
 from harness.nightly.locate import function_range, locate, offset
 
 SOURCE = '''\
@@ -102,47 +101,3 @@ def test_multi_line_change_keeps_the_file_indentation() -> None:
 def test_a_diff_that_is_not_in_the_function_is_an_error() -> None:
     with pytest.raises(LookupError, match="not in 'decode'"):
         locate(_diff(1, ["-    nowhere()", "+    None"]), SOURCE, "decode")
-
-
-def test_equivalent_key_ignores_numbering_and_indentation() -> None:
-    diff = _diff(10, ["     ]", '-    return "x"', '+    return None'])
-    assert key_of("f.py", "Frame.run", diff) == Key("f.py", "Frame.run", 'return "x"', "return None")
-
-
-def test_equivalents_list_loads_and_rejects_bad_entries(tmp_path: Path) -> None:
-    path = tmp_path / "equivalent.toml"
-    entry = 'file = "f.py"\nfunction = "Frame.run"\noriginal = \'  return "x"\'\nmutated = "return None"\n'
-    path.write_text(f'[[equivalent]]\n{entry}reason = "callers ignore it"\n')
-    assert load_equivalents(path) == {Key("f.py", "Frame.run", 'return "x"', "return None"): "callers ignore it"}
-    path.write_text(f"[[equivalent]]\n{entry}")
-    with pytest.raises(EquivalentsError, match=r"equivalent #1: needs non-empty \['reason'\]"):
-        load_equivalents(path)
-    path.write_text(f'[[equivalent]]\n{entry}reason = "a"\n[[equivalent]]\n{entry}reason = "b"\n')
-    with pytest.raises(EquivalentsError, match="#2 repeats an earlier entry"):
-        load_equivalents(path)
-
-
-def test_the_bundled_equivalents_list_loads() -> None:
-    reasons = load_equivalents()
-    assert all(reason.strip() for reason in reasons.values())
-
-
-def test_an_entry_may_leave_nothing_of_the_mutated_line(tmp_path: Path) -> None:
-    path = tmp_path / "equivalent.toml"
-    path.write_text('[[equivalent]]\nfile = "f.py"\nfunction = "g"\noriginal = "x = 1,"\nmutated = ""\nreason = "r"\n')
-    assert load_equivalents(path) == {Key("f.py", "g", "x = 1,", ""): "r"}
-
-
-def test_entries_that_match_no_survivor_are_stale() -> None:
-    from harness.nightly.command import _stale_equivalents
-    from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
-
-    diff = _diff(10, ["     ]", '-    return "x"', '+    return None'])
-    key = key_of("f.py", "Frame.run", diff)
-
-    def run(status: str) -> MutmutRun:
-        mutant = MutmutMutant("f.x_run__mutmut_1", "f.py", "Frame.run", status, diff, None, (), ())
-        return MutmutRun([mutant], 1, {})
-
-    assert _stale_equivalents({key: "reason"}, run("survived")) == []
-    assert _stale_equivalents({key: "reason"}, run("killed")) == [key]  # a contract kills it now

@@ -27,7 +27,7 @@ def test_two_real_shards_merge_into_every_mutant_of_the_slice() -> None:
         spec: run_mutmut(Project.bundled(), Children(), 1, spec, only=SLICE, contracts=CONTRACTS, say=lambda _: None)
         for spec in ("1/2", "2/2")
     }
-    reports = [build_nightly_report([], run, Thresholds(), {}, {"shard": spec}) for spec, run in runs.items()]
+    reports = [build_nightly_report([], run, Thresholds(), {"shard": spec}) for spec, run in runs.items()]
     merged = all_mutants(merge_reports(reports))
     ids = [m["id"] for _, m in merged]
     total = runs["1/2"].total

@@ -15,7 +15,7 @@ from harness.mutation.outcome import Mutant, MutantResult, Position, Verdict
 from harness.mutation.runner import shard
 from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
 from harness.nightly.digest import digest
-from harness.nightly.equivalents import Key
+from harness.nightly.equivalents import OUT_OF_SCOPE, Exemption
 from harness.nightly.mutmut_driver import select
 from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
 from harness.nightly.outputs import REPORT_FILES, write_outputs
@@ -54,7 +54,8 @@ MUTMUT = [
     _mutmut(5, "timeout", "    return text.upper()", "    return None"),
     _mutmut(6, "suspicious", "    text = line.strip()", "    text = line.strip(None)"),
 ]
-EQUIVALENTS = {Key(FILE, "decode", "return None", 'return ""'): "callers treat both as no value"}
+# Line 4 of SOURCE (``return None``) is exempted as out of scope: its mutant still counts.
+EXEMPTIONS = (Exemption(FILE, 4, OUT_OF_SCOPE, "callers treat both as no value", "return None", 20),)
 
 
 def _known(mutant_id: str, verdict: Verdict) -> MutantResult:
@@ -69,8 +70,8 @@ KNOWN = [_known("upper-dropped", Verdict.KILLED), _known("lower-case", Verdict.K
 
 
 def _report(known: list[MutantResult], mutmut: list[MutmutMutant], shard_spec: str | None = None) -> dict:
-    run = MutmutRun(mutants=mutmut, total=len(MUTMUT), sources={FILE: SOURCE})
-    return build_nightly_report(known, run, THRESHOLDS, EQUIVALENTS, {"shard": shard_spec, "seed": 7})
+    run = MutmutRun(mutants=mutmut, total=len(MUTMUT), sources={FILE: SOURCE}, exemptions=EXEMPTIONS)
+    return build_nightly_report(known, run, THRESHOLDS, {"shard": shard_spec, "seed": 7, "equivalent_mutants": 3})
 
 
 def _validate(report: dict) -> None:
@@ -95,7 +96,7 @@ def test_known_bugs_and_mutmut_mutants_side_by_side_in_a_valid_report() -> None:
         "harness.reference.demo.x_decode__mutmut_1": "Killed",
         "harness.reference.demo.x_decode__mutmut_2": "Survived",
         "harness.reference.demo.x_decode__mutmut_3": "NoCoverage",
-        "harness.reference.demo.x_decode__mutmut_4": "Ignored",
+        "harness.reference.demo.x_decode__mutmut_4": "Survived",
         "harness.reference.demo.x_decode__mutmut_5": "Timeout",
         "harness.reference.demo.x_decode__mutmut_6": "RuntimeError",
     }
@@ -105,22 +106,24 @@ def test_known_bugs_and_mutmut_mutants_side_by_side_in_a_valid_report() -> None:
     assert killed["killedBy"] == [CONTRACT]
     assert "decoded='' but should be None" in killed["statusReason"]
     assert mutants["harness.reference.demo.x_decode__mutmut_4"]["statusReason"].startswith(
-        "equivalent: callers treat both as no value"
+        "out of scope: callers treat both as no value (mutmut: survived)"
     )
     tests = {"tests": [{"id": CONTRACT, "name": "test_decode"}]}
     assert report["testFiles"] == {"harness/contracts/test_demo.py": tests}
-    assert report["config"]["harness-nightly"]["runs"] == [{"shard": None, "seed": 7}]
+    assert report["config"]["harness-nightly"]["runs"] == [{"shard": None, "seed": 7, "equivalent_mutants": 3}]
 
 
-def test_the_score_counts_mutmut_mutants_without_the_equivalents() -> None:
+def test_the_plain_score_counts_the_out_of_scope_mutants_and_shows_them_beside() -> None:
     d = digest(_report(KNOWN, MUTMUT), THRESHOLDS)
-    # detected: killed + timeout = 2; undetected: survived + no tests = 2; equivalent and suspicious are out.
-    assert d.mutmut.percent == pytest.approx(50.0)
-    assert d.unreviewed.percent == pytest.approx(40.0)  # the equivalent counted as a survivor
+    # detected: killed + timeout = 2; undetected: survived (one of them out of scope) + no tests = 3.
+    assert d.mutmut.percent == pytest.approx(40.0)
     assert d.below_break
-    assert [m["id"][-1] for _, m in d.gaps] == ["2"]
+    assert [m["id"][-1] for _, m in d.gaps] == ["2"]  # the out-of-scope survivor is reviewed, not a gap
     assert [m["id"][-1] for _, m in d.untested] == ["3"]
-    assert [m["id"][-1] for _, m in d.equivalents] == ["4"]
+    assert [m["id"][-1] for _, m in d.out_of_scope] == ["4"]
+    assert d.equivalent == 3
+    assert d.exemptions_line() == ("1 out of scope (in the score; 0 of them killed all the same); "
+                                   "3 equivalent (not made, not in the score)")
     assert [m["id"] for _, m in d.known_failures] == ["never-reached"]
 
 
@@ -195,7 +198,7 @@ def test_report_merge_command_writes_every_file_and_exits_by_the_threshold(
     (tmp_path / "pyproject.toml").write_text("[tool.harness.nightly]\nbreak = 90\n")
     assert main(["report", "merge", *inputs, "-o", "merged"]) == EXIT_BELOW_THRESHOLD
     assert sorted(p.name for p in (tmp_path / "merged").iterdir()) == sorted(REPORT_FILES.values())
-    (tmp_path / "pyproject.toml").write_text("[tool.harness.nightly]\nbreak = 50\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.harness.nightly]\nbreak = 40\n")
     assert main(["report", "merge", *inputs, "-o", "merged"]) == 0
     assert main(["report", "merge", str(tmp_path / "nope.json"), "-o", "merged"]) == 2
 
@@ -217,17 +220,18 @@ def test_html_is_the_standard_viewer_with_the_report_inlined(written: dict[str, 
 
 def test_summary_lists_each_gap_with_its_diff(written: dict[str, Path]) -> None:
     text = written["markdown"].read_text(encoding="utf-8")
-    assert text.startswith("## Nightly mutation report: mutation score 50.0% (BELOW the break threshold of 90%)")
+    assert text.startswith("## Nightly mutation report: mutation score 40.0% (BELOW the break threshold of 90%)")
     gaps = text.split("### Contract gaps: 1 surviving mutants", 1)[1].split("\n### ", 1)[0]
     assert "#### `harness.reference.demo.x_decode__mutmut_2`" in gaps
     assert "```diff\n@@ harness/reference/demo.py:5 @@\n  " in gaps
     assert "-     return text.upper()\n+     return text.lower()" in gaps
     assert "| `harness.reference.demo.x_decode__mutmut_3` | harness/reference/demo.py:2 |" in text
-    assert "callers treat both as no value" in text.split("### Reviewed as equivalent: 1", 1)[1]
+    assert "callers treat both as no value" in text.split("### Out of scope: 1 mutants (counted in the score)", 1)[1]
+    assert "- exemptions: 1 out of scope (in the score; 0 of them killed all the same); 3 equivalent" in text
     assert "- `never-reached` (harness/reference/demo.py): NoCoverage" in text
 
 
-def test_junit_fails_the_gaps_and_skips_the_equivalents(written: dict[str, Path]) -> None:
+def test_junit_fails_the_gaps_and_skips_the_reviewed_out_of_scope_survivors(written: dict[str, Path]) -> None:
     suite = ET.parse(written["junit"]).getroot().find("testsuite")
     failed = {c.get("name") for c in suite.iter("testcase") if c.find("failure") is not None}
     skipped = {c.get("name") for c in suite.iter("testcase") if c.find("skipped") is not None}

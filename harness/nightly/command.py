@@ -2,7 +2,8 @@
 
 Exit codes (when several apply, the first listed wins):
 
-- 2  usage: bad arguments, a malformed catalogue, thresholds or equivalents list, an unreadable report
+- 2  usage: bad arguments, a malformed catalogue or thresholds, an exemption pragma without its kind and reason,
+  an unreadable report
 - 6  baseline red: the reference fails its contracts (nightly profile, or the known-bug baseline)
 - 7  mutmut could not run, or tested the unmutated code (the shadow guard)
 - 5, 3, 4  a known bug stale or invalid, survived or unreached, timed out (as ``harness gate``)
@@ -35,8 +36,8 @@ from harness.mutation.progress import MutantProgress
 from harness.mutation.runner import BaselineRed, BaselineTimedOut, KnownBugRun, shard
 from harness.mutation.workspace import Project
 from harness.nightly.digest import Digest, counts_line, digest
-from harness.nightly.equivalents import EquivalentsError, key_of, load_equivalents
-from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, run_mutmut
+from harness.nightly.equivalents import EQUIVALENT, ExemptionError, load_exemptions, stale_exemptions
+from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, count_suppressed, run_mutmut
 from harness.nightly.outputs import write_outputs
 from harness.nightly.report import ReportError, build_nightly_report, load_report, merge_reports
 from harness.nightly.score import ThresholdError, Thresholds, load_thresholds
@@ -97,14 +98,21 @@ def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard_spec:
     return results
 
 
-def _stale_equivalents(equivalents: dict, mutmut: MutmutRun) -> list:
-    """Entries no survivor matches: the code changed, or a contract now kills the mutant."""
-    keys = {key_of(m.file, m.function, m.diff) for m in mutmut.mutants if m.status == "survived"}
-    return [key for key in equivalents if key not in keys]
+def _equivalent_mutants(exemptions: list) -> int | None:
+    """How many mutants the equivalent pragmas keep mutmut from making; stale exemptions are named."""
+    try:
+        counts = count_suppressed(exemptions)
+    except MutmutFailed as exc:
+        print(f"exemptions: {exc}")
+        return None
+    for e in stale_exemptions(exemptions, counts):
+        print(f"exemptions: stale: {e.file}:{e.line} ({e.kind}) keeps mutmut from making no mutant: {e.code!r}")
+    return sum(n for e, n in zip(exemptions, counts) if e.kind == EQUIVALENT)
 
 
 def _print_digest(d: Digest, paths: dict[str, Path] | None) -> None:
     print(f"mutation score (mutmut): {d.mutmut.text()} over {d.mutmut.total} mutants: {counts_line(d.mutmut.counts)}")
+    print(f"exemptions: {d.exemptions_line()}")
     print(f"known bugs: {counts_line(d.known)}")
     if d.gaps:
         print(f"contract gaps: {len(d.gaps)} surviving mutmut mutants (listed in the reports)")
@@ -117,9 +125,9 @@ def _print_digest(d: Digest, paths: dict[str, Path] | None) -> None:
 def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | None, seed: int | None) -> int:
     try:
         thresholds = load_thresholds(PYPROJECT)
-        equivalents = load_equivalents()
+        exemptions = load_exemptions()
         catalogue = load_catalogue(BUNDLED_CATALOGUE)
-    except (ThresholdError, EquivalentsError, CatalogueError) as exc:
+    except (ThresholdError, ExemptionError, CatalogueError) as exc:
         print(f"configuration error: {exc}")
         return exit_codes.USAGE
     jobs = jobs or os.cpu_count() or 1
@@ -153,17 +161,15 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
             children.stop_all()
             print(INTERRUPTED)
             return exit_codes.INTERRUPTED
-    if mutmut is not None and not shard_spec:
-        for key in _stale_equivalents(equivalents, mutmut):
-            print(f"equivalent.toml: no survivor matches the entry for {key.file} {key.function}: {key.original!r}")
     run_info = {
         "shard": shard_spec,
         "seed": seed,
         "contracts": tally,
         "mutmut_mutants": mutmut.total if mutmut else None,
+        "equivalent_mutants": _equivalent_mutants(exemptions) if mutmut else None,
         "seconds": round(time.perf_counter() - started),
     }
-    report = build_nightly_report(known, mutmut, thresholds, equivalents, run_info)
+    report = build_nightly_report(known, mutmut, thresholds, run_info)
     paths = None
     if report_dir is not None:
         paths, summary = write_outputs(report, thresholds, report_dir)

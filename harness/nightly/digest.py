@@ -1,9 +1,12 @@
 """What a nightly report comes to: the scores, the counts and the lists people act on.
 
 Every renderer (HTML, Markdown, JUnit) and the exit status read this, so
-they cannot disagree. The mutation score that the thresholds judge is the
-mutmut mutants' score: the known bugs are the gate's business and every one of
-them is expected killed.
+they cannot disagree. The headline, the score the thresholds judge, is the
+plain mutmut score: every mutant mutmut makes over the reference counts,
+including those on lines exempted as out of scope (counted beside it); only
+the mutants of lines exempted as equivalent are not made, and their number is
+shown too. The known bugs are the gate's business and every one of them is
+expected killed.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from harness.nightly.report import NIGHTLY, all_mutants
+from harness.nightly.report import NIGHTLY, all_mutants, is_out_of_scope
 from harness.nightly.score import Score, Thresholds, is_mutmut, score
 
 # Report statuses in the order people read them.
@@ -20,14 +23,15 @@ STATUS_ORDER = ("Survived", "NoCoverage", "Timeout", "RuntimeError", "CompileErr
 
 @dataclass(frozen=True)
 class Digest:
-    mutmut: Score  # the score the thresholds judge
+    mutmut: Score  # the headline: the plain mutmut score, the one the thresholds judge
     everything: Score  # every mutant, as Stryker's viewer would count them
     known: Counter  # known bugs by status
     thresholds: Thresholds
     runs: list[dict]
-    gaps: list[tuple[str, dict]]  # mutmut survivors: a contract is missing or too weak
+    gaps: list[tuple[str, dict]]  # mutmut survivors not exempted: a contract is missing or too weak
     untested: list[tuple[str, dict]]  # mutmut mutants no contract ran
-    equivalents: list[tuple[str, dict]]  # reviewed survivors, out of the score
+    out_of_scope: list[tuple[str, dict]]  # mutants on lines exempted as out of scope (in the score)
+    equivalent: int | None  # mutants mutmut does not make: lines exempted as equivalent (None: not counted)
     known_failures: list[tuple[str, dict]]  # known bugs not killed
 
     @property
@@ -39,12 +43,16 @@ class Digest:
         return self.thresholds.band(self.mutmut)
 
     @property
-    def unreviewed(self) -> Score:
-        """The mutmut score if the reviewed equivalents counted as survivors: what mutmut alone says."""
-        counts = Counter(self.mutmut.counts)
-        counts["Survived"] += len(self.equivalents)
-        counts["Ignored"] -= len(self.equivalents)
-        return Score(counts)
+    def out_of_scope_counts(self) -> Counter:
+        return Counter(m["status"] for _, m in self.out_of_scope)
+
+    def exemptions_line(self) -> str:
+        """The exemptions beside the score, in words."""
+        counts = self.out_of_scope_counts
+        detected = counts["Killed"] + counts["Timeout"]
+        scope = f"{len(self.out_of_scope)} out of scope (in the score; {detected} of them killed all the same)"
+        equivalent = "equivalent not counted" if self.equivalent is None else f"{self.equivalent} equivalent"
+        return f"{scope}; {equivalent} (not made, not in the score)"
 
 
 def digest(report: dict, thresholds: Thresholds) -> Digest:
@@ -55,15 +63,18 @@ def digest(report: dict, thresholds: Thresholds) -> Digest:
     def having(pairs: list[tuple[str, dict]], status: str) -> list[tuple[str, dict]]:
         return [(f, m) for f, m in pairs if m["status"] == status]
 
+    runs = report.get("config", {}).get(NIGHTLY, {}).get("runs", [])
+    equivalent = [run["equivalent_mutants"] for run in runs if run.get("equivalent_mutants") is not None]
     return Digest(
         mutmut=score(m for _, m in generic),
         everything=score(m for _, m in mutants),
         known=Counter(m["status"] for _, m in known),
         thresholds=thresholds,
-        runs=report.get("config", {}).get(NIGHTLY, {}).get("runs", []),
-        gaps=having(generic, "Survived"),
+        runs=runs,
+        gaps=[(f, m) for f, m in having(generic, "Survived") if not is_out_of_scope(m)],
         untested=having(generic, "NoCoverage"),
-        equivalents=having(generic, "Ignored"),
+        out_of_scope=[(f, m) for f, m in generic if is_out_of_scope(m)],
+        equivalent=max(equivalent) if equivalent else None,
         known_failures=[(f, m) for f, m in known if m["status"] != "Killed"],
     )
 
@@ -81,6 +92,8 @@ def run_line(run: dict) -> str:
         parts.append(f"contracts (nightly profile): {run['contracts']}")
     if run.get("mutmut_mutants") is not None:
         parts.append(f"mutmut makes {run['mutmut_mutants']} mutants in all")
+    if run.get("equivalent_mutants") is not None:
+        parts.append(f"{run['equivalent_mutants']} more on lines exempted as equivalent")
     if run.get("seconds") is not None:
         parts.append(f"{run['seconds']} s")
     return ", ".join(parts)

@@ -1,7 +1,10 @@
 """Runs inside the isolated copy: mutmut over the reference, then its results as JSON.
 
 Started as a script (``python mutmut_driver.py SPEC_JSON``) with the copy as
-the working directory, where ``pyproject.toml`` holds mutmut's configuration.
+the working directory, where ``pyproject.toml`` holds mutmut's configuration;
+``python mutmut_driver.py --count REQUESTS_JSON OUT_JSON`` counts the mutants
+each exemption's pragma keeps mutmut from making (see
+``harness.nightly.equivalents``).
 It lists every mutant mutmut will make, keeps this shard's share (every n-th
 name in sorted order, from the k-th), runs mutmut on exactly those, and writes
 one record per mutant: mutmut's status, its diff, the contracts that ran the
@@ -84,6 +87,18 @@ def export(names: list[str], probe: Path) -> list[dict]:
     return records
 
 
+def count_suppressed(requests: list[dict]) -> list[int]:
+    """For each ``{"file", "line", "source"}``, how many mutants mutmut makes on ``line`` of ``source``.
+
+    ``source`` is the file (or its enclosing top-level statement, see
+    ``harness.nightly.equivalents.snippet``) with one exemption's pragma
+    removed: the count is what that pragma keeps mutmut from making.
+    """
+    from mutmut.mutation.file_mutation import create_mutations
+
+    return [len(create_mutations(r["file"], r["source"], covered_lines={r["line"]})[1]) for r in requests]
+
+
 def main(spec_path: str) -> int:
     # sys.path[0] is this script's directory inside the installed package: drop it,
     # so nothing there can stand in for a module mutmut or the contracts import.
@@ -99,5 +114,14 @@ def main(spec_path: str) -> int:
     return 0
 
 
+def count_main(requests_path: str, out_path: str) -> int:
+    del sys.path[0]
+    requests = json.loads(Path(requests_path).read_text(encoding="utf-8"))
+    Path(out_path).write_text(json.dumps(count_suppressed(requests)), encoding="utf-8")
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--count":
+        raise SystemExit(count_main(sys.argv[2], sys.argv[3]))
     raise SystemExit(main(sys.argv[1]))

@@ -5,6 +5,10 @@ The copy is the installed package (``Project.bundled()``) plus the
 ``mutants/`` directory inside that copy, never in the user's tree; the copy
 goes first on ``PYTHONPATH`` so the contracts import the mutated reference,
 and the shadow guard checks that they did.
+
+In the copy the ``out of scope`` pragmas are stripped (``equivalent`` ones
+stay), so mutmut makes and runs those mutants and the score counts them
+(``harness.nightly.equivalents``).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from harness.mutation.children import Children, run_child
 from harness.mutation.executor import HYPOTHESIS_CACHE
 from harness.mutation.workspace import Project, Workspace
 from harness.nightly import mutmut_driver
+from harness.nightly.equivalents import OUT_OF_SCOPE, load_exemptions, strip
 from harness.nightly.mutmut_probe import PROBE_ENV
 from harness.nightly.shadow_guard import check_imports, read_imports
 
@@ -38,6 +43,32 @@ only_mutate = {only}
 pytest_add_cli_args_test_selection = {contracts}
 pytest_add_cli_args = ["-p", "no:cacheprovider", "--harness-profile", "ci", "--adapter-timeout", "0", "-p", "harness.nightly.mutmut_probe"]
 """
+
+
+def count_suppressed(exemptions: list, root: Path | None = None) -> list[int]:
+    """How many mutants each exemption's pragma keeps mutmut from making, counted by mutmut itself.
+
+    Runs the driver in a scratch directory holding only mutmut's configuration
+    (mutmut reads it from the working directory), never in the user's tree.
+    """
+    import subprocess
+    import tempfile
+
+    from harness.nightly.equivalents import count_requests
+
+    requests = count_requests(exemptions, root)
+    with tempfile.TemporaryDirectory(prefix="harness-mutmut-count-") as tmp:
+        scratch = Path(tmp)
+        (scratch / "pyproject.toml").write_text('[tool.mutmut]\nsource_paths = ["src"]\n', encoding="utf-8")
+        (scratch / "src").mkdir()
+        (scratch / "requests.json").write_text(json.dumps(requests), encoding="utf-8")
+        run = subprocess.run(
+            [sys.executable, mutmut_driver.__file__, "--count", "requests.json", "counts.json"],
+            cwd=scratch, capture_output=True, text=True, timeout=600,
+        )
+        if run.returncode != 0:
+            raise MutmutFailed(f"mutmut could not count the exempted mutants:\n{run.stderr[-2000:]}")
+        return json.loads((scratch / "counts.json").read_text(encoding="utf-8"))
 
 
 class MutmutFailed(Exception):
@@ -62,6 +93,7 @@ class MutmutRun:
     mutants: list[MutmutMutant]
     total: int  # mutants mutmut makes over every shard
     sources: dict[str, str]  # the original text of each file with a mutant
+    exemptions: tuple = ()  # the reference's reviewed pragmas (harness.nightly.equivalents.Exemption)
 
 
 def contract_id(nodeid: str) -> str:
@@ -143,6 +175,11 @@ def run_mutmut(
     with Workspace(project, "mutmut") as ws:
         config = _CONFIG.format(only=json.dumps(list(only)), contracts=json.dumps(list(contracts)))
         ws.write("pyproject.toml", config)
+        exemptions = load_exemptions(ws.root)
+        for file in sorted({e.file for e in exemptions if e.kind == OUT_OF_SCOPE}):
+            # Out of scope is counted, not excluded: mutmut must make these mutants.
+            stripped = strip(project.read(file) or "", [e for e in exemptions if e.file == file and e.kind == OUT_OF_SCOPE])
+            ws.write(file, stripped)
         mutated_root = ws.root / "mutants"
         probe = ws.root / ".harness-nightly"
         # Made before mutmut starts, so the PYTHONPATH entry below names a directory
@@ -180,4 +217,4 @@ def run_mutmut(
         mutants = [_mutant(r) for r in data["mutants"]]
         say(f"mutmut: {len(mutants)} of {data['total']} mutants in {time.perf_counter() - started:.0f}s")
         sources = {file: project.read(file) or "" for file in sorted({m.file for m in mutants})}
-    return MutmutRun(mutants=mutants, total=data["total"], sources=sources)
+    return MutmutRun(mutants=mutants, total=data["total"], sources=sources, exemptions=tuple(exemptions))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from harness.mutation.outcome import MutantResult, Position
 from harness.mutation.report_json import build_report
-from harness.nightly.equivalents import Key, key_of
+from harness.nightly.equivalents import Exemption, out_of_scope_lines
 from harness.nightly.locate import Change, function_range, locate
 from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
 from harness.nightly.score import Thresholds, report_status
@@ -46,16 +46,24 @@ def _short(code: str, limit: int = 60) -> str:
     return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
 
 
-def mutmut_entry(mutant: MutmutMutant, source: str, equivalents: dict[Key, str]) -> dict:
-    """One mutmut mutant as a schema ``MutantResult``; a listed equivalent survivor becomes Ignored."""
+OUT_OF_SCOPE_PREFIX = "out of scope: "
+
+
+def is_out_of_scope(entry: dict) -> bool:
+    """A mutmut mutant on a line the reference exempts as out of scope (counted in the score all the same)."""
+    return entry.get("statusReason", "").startswith(OUT_OF_SCOPE_PREFIX)
+
+
+def mutmut_entry(mutant: MutmutMutant, source: str, out_of_scope: dict[tuple[str, int], Exemption]) -> dict:
+    """One mutmut mutant as a schema ``MutantResult``; one on an out-of-scope line says so, status unchanged."""
     status = report_status(mutant.status)
     reason = f"mutmut: {mutant.status}"
-    equivalent = equivalents.get(key_of(mutant.file, mutant.function, mutant.diff))
-    if status == "Survived" and equivalent:
-        status, reason = "Ignored", f"equivalent: {equivalent} (mutmut: survived)"
+    change = _change(mutant, source)
+    exempt = out_of_scope.get((mutant.file, change.start.line)) if change is not None else None
+    if exempt is not None:
+        reason = f"{OUT_OF_SCOPE_PREFIX}{exempt.reason} ({reason})"
     if mutant.kill_message:
         reason += "\n" + mutant.kill_message
-    change = _change(mutant, source)
     if change is None:
         # Never drop a mutant for want of a location: anchor it at its function, diff in the reason.
         try:
@@ -100,14 +108,14 @@ def build_nightly_report(
     known: list[MutantResult],
     mutmut: MutmutRun | None,
     thresholds: Thresholds,
-    equivalents: dict[Key, str],
     run: dict,
 ) -> dict:
     """The merged report of one nightly run (or one shard of it)."""
     report = build_report(known, test_file_prefix=TEST_FILE_PREFIX, thresholds=thresholds)
+    out_of_scope = out_of_scope_lines(mutmut.exemptions if mutmut else ())
     for mutant in mutmut.mutants if mutmut else ():
         source = mutmut.sources.get(mutant.file, "")
-        _add_mutant(report, mutant.file, source, mutmut_entry(mutant, source, equivalents))
+        _add_mutant(report, mutant.file, source, mutmut_entry(mutant, source, out_of_scope))
         add_tests(report, (*mutant.covered_by, *mutant.killed_by))
     report["config"] = {NIGHTLY: {"runs": [run]}}
     return report

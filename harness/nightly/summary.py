@@ -32,10 +32,11 @@ def render_summary(report: dict, d: Digest) -> str:
         f"## Nightly mutation report: mutation score {d.mutmut.text()} ({_verdict(d)})",
         "",
         f"- mutmut over the reference: {d.mutmut.total} mutants · {counts_line(d.mutmut.counts)}",
+        f"- exemptions: {d.exemptions_line()}",
         f"- known bugs: {d.known['Killed']}/{known_total} killed · {counts_line(d.known)}",
         f"- every mutant, as Stryker counts them: {d.everything.text()}",
-        f"- without the {len(d.equivalents)} reviewed equivalents (counted as survivors): {d.unreviewed.text()}",
-        "- score = (Killed + Timeout) / (Killed + Timeout + Survived + NoCoverage); "
+        "- score = (Killed + Timeout) / (Killed + Timeout + Survived + NoCoverage) over every mutant mutmut "
+        "makes, out of scope included; "
         f"thresholds high {d.thresholds.high}%, low {d.thresholds.low}%",
         *(f"- {run_line(run)}" for run in d.runs),
     ]
@@ -45,8 +46,9 @@ def render_summary(report: dict, d: Digest) -> str:
                   for file, m in d.known_failures]
     if d.gaps:
         lines += ["", f"### Contract gaps: {len(d.gaps)} surviving mutants", ""]
-        lines += ["A contract ran each of these mutants and stayed green: strengthen a contract, or list the "
-                  "mutant in `harness/nightly/equivalent.toml` with the reason it changes no behaviour."]
+        lines += ["A contract ran each of these mutants and stayed green: strengthen a contract. Only a mutant "
+                  "no input can tell from the original (`equivalent`), or behaviour no contract should pin for any "
+                  "adapter (`out of scope`), is exempted, beside the code: `# pragma: no mutate (KIND: reason)`."]
     for file, m in d.gaps:
         covered = ", ".join(f"`{t}`" for t in m.get("coveredBy", [])[:3]) or "none"
         lines += ["", f"#### `{m['id']}`", "", f"{m['description']} · covered by {covered}", "",
@@ -56,8 +58,8 @@ def render_summary(report: dict, d: Digest) -> str:
                   "| --- | --- | --- |"]
         lines += [f"| `{m['id']}` | {file}:{m['location']['start']['line']} | {_code(m['description'])} |"
                   for file, m in d.untested]
-    if d.equivalents:
-        lines += ["", f"### Reviewed as equivalent: {len(d.equivalents)} (out of the score)", ""]
-        lines += [f"- `{m['id']}` {file}:{m['location']['start']['line']}: "
-                  f"{m['statusReason'].splitlines()[0].removeprefix('equivalent: ')}" for file, m in d.equivalents]
+    if d.out_of_scope:
+        lines += ["", f"### Out of scope: {len(d.out_of_scope)} mutants (counted in the score)", ""]
+        lines += [f"- `{m['id']}` {file}:{m['location']['start']['line']} {m['status']}: "
+                  f"{m['statusReason'].splitlines()[0].removeprefix('out of scope: ')}" for file, m in d.out_of_scope]
     return "\n".join(lines) + "\n"

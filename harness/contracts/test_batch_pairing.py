@@ -27,6 +27,7 @@ import json
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.scripted import OverlapProbe, ScriptedModel, ScriptedTool
 from harness.wire_rules import pairing_violations
 
@@ -80,6 +81,7 @@ def _check_pairing(kernel, events):
 
 
 def test_batch_path_pairs_calls_and_results(kernel):
+    kernel = valid(kernel)
     events, probe = _run(kernel, parallel_safe=True)
     assert probe.max_in_flight >= 2, (
         f"the parallel-safe tools never overlapped (at most {probe.max_in_flight} in flight): the kernel "
@@ -89,6 +91,7 @@ def test_batch_path_pairs_calls_and_results(kernel):
 
 
 def test_serial_path_pairs_calls_and_results(kernel):
+    kernel = valid(kernel)
     events, probe = _run(kernel, parallel_safe=False)
     assert probe.max_in_flight == 1, (
         f"{probe.max_in_flight} tools that are not parallel-safe ran at once, but they should run one at a time "

@@ -41,11 +41,19 @@ import pytest
 
 from harness.contracts.calls import valid
 from harness.contracts.persisted_events import differences
-from harness.contracts.turns import ANSWER, QUESTION, ROUND_1, ROUND_2, ROUNDS, expected_output
+from harness.contracts.turns import (
+    ANSWER,
+    QUESTION,
+    ROUND_1,
+    ROUND_2,
+    ROUNDS,
+    expected_output,
+)
 from harness.contracts.turns import tools as untidy_tools
 from harness.request_examples import DEEPSEEK_URL, OPENAI_URL
 from harness.scripted import ScriptedModel
 from harness.wire_rules import pairing_violations
+
 
 def _shape(messages: list[dict]) -> str:
     return json.dumps(messages, ensure_ascii=False)[:1500]

@@ -35,6 +35,7 @@ import json
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG
 from harness.request_examples import DEEPSEEK_URL, GENERIC_URLS, TOOLS
 
@@ -58,6 +59,7 @@ def _deepseek(transform, **options) -> dict:
 @pytest.mark.provider
 @pytest.mark.parametrize("effort", ["off", "low", "medium", "high", "max"])
 def test_deepseek_effort_ladder(transform, effort):
+    transform = valid(transform)
     body = _deepseek(transform, effort=effort)
     got = body.get("reasoning_effort")
     disabled = body.get("thinking") == DISABLED
@@ -80,6 +82,7 @@ def test_deepseek_effort_ladder(transform, effort):
 @pytest.mark.policy
 @pytest.mark.parametrize("effort", ["low", "medium", "high", "max"])
 def test_deepseek_effort_follows_the_policy(transform, policy, effort):
+    transform = valid(transform)
     body = _deepseek(transform, effort=effort)
     expected = policy[f"effort.{effort}"]
     got = body.get("reasoning_effort", "<absent>")
@@ -91,6 +94,7 @@ def test_deepseek_effort_follows_the_policy(transform, policy, effort):
 
 @pytest.mark.policy
 def test_executor_rounds_follow_the_thinking_policy(transform, policy):
+    transform = valid(transform)
     options = {"base_url": DEEPSEEK_URL, "effort": None, "role": "executor"}
     body = transform.transform_request(BODY, options)
     wanted = policy["executor.thinking"]
@@ -107,6 +111,7 @@ def test_executor_rounds_follow_the_thinking_policy(transform, policy):
 @pytest.mark.provider
 @pytest.mark.parametrize("effort", ["low", "high"])
 def test_executor_rounds_follow_an_explicit_effort(transform, effort):
+    transform = valid(transform)
     options = {"base_url": DEEPSEEK_URL, "effort": effort, "role": "executor"}
     body = transform.transform_request(BODY, options)
     rung = DEEPSEEK_EFFORT_RUNG.get(body.get("reasoning_effort"))
@@ -120,6 +125,7 @@ def test_executor_rounds_follow_an_explicit_effort(transform, effort):
 @pytest.mark.parametrize("base_url", GENERIC_URLS)
 @pytest.mark.parametrize("effort", ["low", "medium", "high"])
 def test_other_providers_get_the_effort_passed_through(transform, base_url, effort):
+    transform = valid(transform)
     body = transform.transform_request(BODY, {"base_url": base_url, "effort": effort})
     assert body.get("reasoning_effort") == effort and "thinking" not in body, (
         f"sent {_settings(body)}, but base_url={base_url!r} should get reasoning_effort={effort!r} as given and no "
@@ -135,6 +141,7 @@ def test_other_providers_get_the_effort_passed_through(transform, base_url, effo
     ids=["off", "max", "executor"],
 )
 def test_other_providers_never_get_a_thinking_key(transform, base_url, options):
+    transform = valid(transform)
     body = transform.transform_request(BODY, {"base_url": base_url, **options})
     assert "thinking" not in body, (
         f"thinking={body['thinking']!r}, but base_url={base_url!r} should never get a thinking key "

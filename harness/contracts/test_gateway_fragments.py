@@ -6,8 +6,9 @@ OpenAI-compatible layer, Ollama, some Qwen deployments, translators from the
 Responses API to Chat Completions) send every parallel call at ``index`` 0,
 or with no ``index`` at all, and tell calls apart only by a new ``id``; some
 number calls from 1; some deliver ``arguments`` as an already-parsed JSON
-object instead of a string. Translators from Anthropic's Messages API and from Bedrock number
-calls by their content block, so they start at 1 or leave gaps. Some spell the keys a later fragment leaves out
+object instead of a string. Translators from Anthropic's Messages API and
+from Bedrock number calls by their content block, so they start at 1 or leave
+gaps. Some spell the keys a later fragment leaves out
 as ``null`` (DeepInfra's early deltas carry ``arguments: null``), and Azure AI
 Foundry and Mistral models deployed on Azure send no ``type`` on a call.
 Client libraries shipped "id-less fragments appended to the most recent

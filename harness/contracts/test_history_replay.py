@@ -35,6 +35,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness.contracts.calls import valid
 from harness.contracts.persisted_events import events as persisted_event
 from harness.reasoning_rules import reasoning_violations
 from harness.request_examples import DEEPSEEK_URL, OPENAI_URL, TOOLS, host_of
@@ -58,6 +59,7 @@ def _show(events: list[dict]) -> str:
 @pytest.mark.provider
 @given(events=persisted_events)
 def test_deepseek_history_carries_each_rounds_own_reasoning(kernel, events):
+    kernel = valid(kernel)
     messages = kernel.render_history(events, base_url=DEEPSEEK_URL)
     problems = _own_reasoning_problems(messages, events)
     assert not problems, (
@@ -87,6 +89,7 @@ def _own_reasoning_problems(messages: list[dict], events: list[dict]) -> list[st
 @pytest.mark.policy
 @given(events=persisted_events, base_url=st.sampled_from([None, OPENAI_URL]))
 def test_history_carries_reasoning_only_to_the_policys_hosts(kernel, policy, events, base_url):
+    kernel = valid(kernel)
     hosts = policy.hosts("reasoning.hosts")
     renders = {"render_history(events)": (kernel.render_history(events), False)} if base_url is None else {}
     listed = host_of(base_url) in hosts
@@ -109,6 +112,8 @@ def test_history_carries_reasoning_only_to_the_policys_hosts(kernel, policy, eve
 @pytest.mark.provider
 @given(events=persisted_events)
 def test_replayed_history_meets_the_era_rule(kernel, transform, deepseek_era, events):
+    kernel = valid(kernel)
+    transform = valid(transform)
     messages = kernel.render_history(events, base_url=DEEPSEEK_URL)
     body = {"model": "deepseek-chat", "messages": messages, "tools": TOOLS, "stream": True}
     sent = transform.transform_request(body, {"base_url": DEEPSEEK_URL, "era": deepseek_era})["messages"]

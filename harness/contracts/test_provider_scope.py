@@ -36,6 +36,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.adapter import EFFORTS, ROLES
+from harness.contracts.calls import valid
 from harness.request_examples import (
     DEEPSEEK_URLS,
     GENERIC_URLS,
@@ -97,6 +98,7 @@ def _reasoning_problems(sent: dict, body: dict, base_url: str | None, hosts: tup
 @pytest.mark.wire
 @example(body=UNTIDY_BODY, base_url=OPENAI_URL, effort="off", role="main")
 def test_no_thinking_key_outside_deepseeks_host(transform, body, base_url, effort, role):
+    transform = valid(transform)
     options = {"base_url": base_url, "effort": effort, "role": role}
     sent = transform.transform_request(body, options)
     assert "thinking" not in sent, (
@@ -114,6 +116,7 @@ def test_no_thinking_key_outside_deepseeks_host(transform, body, base_url, effor
 @pytest.mark.policy
 @example(body=UNTIDY_BODY, base_url=OPENAI_URL, effort="off", role="main")
 def test_reasoning_goes_back_only_to_the_policys_hosts(transform, policy, body, base_url, effort, role):
+    transform = valid(transform)
     options = {"base_url": base_url, "effort": effort, "role": role}
     sent = transform.transform_request(body, options)
     problems = _reasoning_problems(sent, body, base_url, policy.hosts("reasoning.hosts"))
@@ -126,6 +129,7 @@ def test_reasoning_goes_back_only_to_the_policys_hosts(transform, policy, body, 
 @pytest.mark.policy
 @pytest.mark.parametrize("base_url", LOOKALIKE_URLS)
 def test_lookalike_hosts_get_no_reasoning(transform, policy, base_url):
+    transform = valid(transform)
     sent = transform.transform_request(BODY, {"base_url": base_url, "effort": "off"})
     problems = _reasoning_problems(sent, BODY, base_url, policy.hosts("reasoning.hosts"))
     assert not problems, (
@@ -137,6 +141,7 @@ def test_lookalike_hosts_get_no_reasoning(transform, policy, base_url):
 @pytest.mark.provider
 @pytest.mark.parametrize("base_url", DEEPSEEK_URLS)
 def test_the_deepseek_host_gets_the_deepseek_profile(transform, base_url):
+    transform = valid(transform)
     body = transform.transform_request(BODY, {"base_url": base_url, "effort": "off"})
     assert body.get("thinking") == {"type": "disabled"}, (
         f"thinking={body.get('thinking', '<absent>')!r}, but base_url={base_url!r} is DeepSeek's host and "

@@ -26,6 +26,7 @@ back to the API."
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.scripted import ScriptedModel, ScriptedTool
 
 pytestmark = pytest.mark.provider
@@ -61,6 +62,7 @@ def _wanted(reasoning: str | None) -> str | None:
 
 @pytest.mark.parametrize("final", sorted(FINAL_REASONING), ids=lambda k: f"final-reasoning-{k}")
 def test_each_round_persists_its_own_reasoning(kernel, final):
+    kernel = valid(kernel)
     rounds = _script(FINAL_REASONING[final])
     model = ScriptedModel(rounds)
     tool = ScriptedTool("lookup")

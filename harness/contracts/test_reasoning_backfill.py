@@ -33,6 +33,7 @@ import json
 import pytest
 from hypothesis import example, given
 
+from harness.contracts.calls import valid
 from harness.request_examples import (
     DEEPSEEK_URL,
     TOOLS,
@@ -114,19 +115,23 @@ def _check(transform, body: dict) -> None:
 
 
 def test_backfill_covers_every_round(transform):
+    transform = valid(transform)
     _check(transform, {"model": "deepseek-chat", "messages": _history(None, None, None), "tools": TOOLS})
 
 
 def test_backfill_never_overwrites_real_reasoning(transform):
+    transform = valid(transform)
     history = _history("Read a.txt first.", None, "", "Line 3 differs.")
     _check(transform, {"model": "deepseek-chat", "messages": history, "tools": TOOLS})
 
 
 def test_no_backfill_without_tools(transform):
+    transform = valid(transform)
     _check(transform, {"model": "deepseek-chat", "messages": _history(None, "Read b.txt.", None)})
 
 
 @given(body=request_bodies())
 @example(body=UNTIDY_BODY)
 def test_any_history_is_backfilled_by_the_rule(transform, body):
+    transform = valid(transform)
     _check(transform, body)

@@ -1,12 +1,12 @@
 """Contract: the DeepSeek profile sends reasoning back by the rule of the era it is told.
 
-Incident: DeepSeek's rule for ``reasoning_content`` changed twice (seeds 000
-and 004 hit the current one). R1 answered 400 when it was sent back; V3.2
-demanded it on assistant turns with tool calls; the current rule demands it
-on every earlier assistant turn whenever the request carries tools. An
-adapter that hard-codes one era's rule breaks on a server that keeps another,
-so the era is an input (``options["era"]``), and this contract checks all
-three.
+Incident: DeepSeek's rule for ``reasoning_content`` changed twice (incidents
+`deepseek-reasoning-400` and `deepseek-thinking-imbalance` hit the current
+one). R1 answered 400 when it was sent back; V3.2 demanded it on assistant
+turns with tool calls; the current rule demands it on every earlier assistant
+turn whenever the request carries tools. An adapter that hard-codes one era's
+rule breaks on a server that keeps another, so the era is an input
+(``options["era"]``), and this contract checks all three.
 
 Rule: for each era, the transformed body of any history meets that era's rule
 (:mod:`harness.reasoning_rules`), and every value carried is the message's own:
@@ -26,6 +26,7 @@ import json
 import pytest
 from hypothesis import example, given
 
+from harness.contracts.calls import valid
 from harness.reasoning_rules import ERAS, reasoning_violations
 from harness.request_examples import DEEPSEEK_URL, UNTIDY_BODY, request_bodies
 
@@ -51,6 +52,7 @@ def _foreign_values(before: list[dict], after: list[dict]) -> list[str]:
 @given(body=request_bodies())
 @example(body=UNTIDY_BODY)
 def test_each_era_rule_is_kept(transform, era, body):
+    transform = valid(transform)
     after = transform.transform_request(body, {"base_url": DEEPSEEK_URL, "era": era})
     messages = after.get("messages") or []
     assert len(messages) == len(body["messages"]), (

@@ -28,6 +28,7 @@ import json
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.wire_rules import same_arguments
 
 ABSENT = "<absent>"
@@ -38,6 +39,7 @@ CALL = {"id": "call_weather", "name": "get_weather", "arguments": '{"city":"Pari
 @pytest.mark.parametrize("tool_calls", [[], [CALL]], ids=["text", "tool-calls"])
 @pytest.mark.parametrize("reasoning", [None, ""], ids=["none", "empty"])
 def test_no_reasoning_key_without_reasoning(messages, reasoning, tool_calls):
+    messages = valid(messages)
     content = None if tool_calls else "Plain answer."
     message = {"role": "assistant", "content": content, "reasoning": reasoning, "tool_calls": tool_calls}
     wire = messages.serialize_message(message)
@@ -55,6 +57,7 @@ def _tool_calls_only(messages, content):
 @pytest.mark.wire
 @pytest.mark.parametrize("content", [None, ""], ids=["none", "empty"])
 def test_tool_calls_only_message_has_no_text(messages, content):
+    messages = valid(messages)
     message, wire = _tool_calls_only(messages, content)
     got = wire.get("content", ABSENT)
     assert got in (None, ABSENT, ""), (
@@ -72,6 +75,7 @@ def test_tool_calls_only_message_has_no_text(messages, content):
 @pytest.mark.robust
 @pytest.mark.parametrize("content", [None, ""], ids=["none", "empty"])
 def test_tool_calls_only_message_has_null_content(messages, content):
+    messages = valid(messages)
     message, wire = _tool_calls_only(messages, content)
     got = wire.get("content", ABSENT)
     assert got is None, (

@@ -22,6 +22,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness.contracts.calls import valid
+
 pytestmark = pytest.mark.provider
 
 CALL = {"id": "call_invoice", "name": "sql_query", "arguments": '{"sql":"select * from invoice"}'}
@@ -44,6 +46,7 @@ def _check_top_level(messages, message):
 
 
 def test_reasoning_is_top_level_beside_content(messages):
+    messages = valid(messages)
     message = _assistant("The invoice was issued on the 12th.", "They asked about billing, not orders.")
     wire = _check_top_level(messages, message)
     assert wire["content"] == message["content"], (
@@ -53,6 +56,7 @@ def test_reasoning_is_top_level_beside_content(messages):
 
 
 def test_reasoning_is_top_level_with_tool_calls(messages):
+    messages = valid(messages)
     message = _assistant(None, "Need the invoice table first.", [CALL])
     wire = _check_top_level(messages, message)
     calls = wire.get("tool_calls") or []
@@ -67,6 +71,7 @@ def test_reasoning_is_top_level_with_tool_calls(messages):
 
 @given(content=st.text(min_size=1), reasoning=st.text(min_size=1))
 def test_any_reasoning_round_trips_verbatim(messages, content, reasoning):
+    messages = valid(messages)
     message = _assistant(content, reasoning)
     wire = _check_top_level(messages, message)
     assert wire["content"] == content, (

@@ -27,6 +27,7 @@ from dataclasses import replace
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.stream_examples import PLAIN, completion_chunks, shown, sse
 
 CHUNKS = completion_chunks(
@@ -52,6 +53,7 @@ FRAMINGS = [
 
 @pytest.mark.parametrize("framing", FRAMINGS)
 def test_every_framing_parses_like_the_plain_one(stream, framing):
+    stream = valid(stream)
     plain, framed = sse(CHUNKS), sse(CHUNKS, framing)
     expected = stream.parse_stream(plain)
     assert expected.get("content") == "Checking the weather." and len(expected.get("tool_calls") or []) == 1, (

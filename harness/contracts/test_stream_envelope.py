@@ -31,6 +31,7 @@ fails validation on a missing ``id`` while non-streamed calls work.
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.stream_examples import (
     ENVELOPE,
     Envelope,
@@ -88,6 +89,7 @@ VARIANTS = {
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_envelope_variants_parse_like_the_full_envelope(stream, variant):
+    stream = valid(stream)
     full, varied = sse(_full()), sse(VARIANTS[variant]())
     expected = stream.parse_stream(full)
     calls = [(c.get("id"), c.get("name")) for c in expected.get("tool_calls") or []]

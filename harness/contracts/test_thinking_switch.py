@@ -25,6 +25,7 @@ import json
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.request_examples import DEEPSEEK_URL, TOOLS
 
 pytestmark = pytest.mark.provider
@@ -73,6 +74,7 @@ def _show(body: dict) -> str:
 
 @pytest.mark.parametrize("effort", ["off", "low", "medium", "high", "max"])
 def test_thinking_switch_is_top_level(transform, effort):
+    transform = valid(transform)
     body = _transform(transform, effort=effort)
     misplaced = _misplaced(body)
     assert not misplaced, (
@@ -89,6 +91,7 @@ def test_thinking_switch_is_top_level(transform, effort):
 
 
 def test_off_sends_thinking_disabled(transform):
+    transform = valid(transform)
     body = _transform(transform, effort="off")
     assert body.get("thinking") == {"type": "disabled"}, (
         f"thinking={body.get('thinking', '<absent>')!r}, but should be {{'type': 'disabled'}} at the top level "
@@ -98,6 +101,7 @@ def test_off_sends_thinking_disabled(transform):
 
 @pytest.mark.parametrize("options", [{}, {"effort": None, "role": "main"}], ids=["no-options", "effort-none"])
 def test_no_thinking_key_when_not_asked(transform, options):
+    transform = valid(transform)
     body = _transform(transform, **options)
     assert "thinking" not in body and not _misplaced(body), (
         f"thinking={body.get('thinking')!r} (misplaced: {_misplaced(body)}), but no thinking key should be sent "

@@ -26,6 +26,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness.contracts.calls import valid
 from harness.wire_rules import pairing_violations
 
 pytestmark = pytest.mark.wire
@@ -94,6 +95,7 @@ def _trim_twice(memory, history: list[dict], budget: int) -> list[tuple[int, lis
 
 @given(history=histories(), budget=st.integers(min_value=1, max_value=5000))
 def test_trimming_never_splits_a_tool_pair(memory, history, budget):
+    memory = valid(memory)
     for b, trimmed in _trim_twice(memory, history, budget):
         problems = pairing_violations(trimmed)
         assert not problems, (
@@ -104,6 +106,7 @@ def test_trimming_never_splits_a_tool_pair(memory, history, budget):
 
 @given(history=histories(), budget=st.integers(min_value=1, max_value=5000))
 def test_trimming_keeps_the_latest_turn(memory, history, budget):
+    memory = valid(memory)
     latest = _latest_turn(history)
     for b, trimmed in _trim_twice(memory, history, budget):
         assert trimmed[-len(latest) :] == latest, (

@@ -17,6 +17,8 @@ instructions: persona, tool-use policy and output format change mid-session.
 
 import pytest
 
+from harness.contracts.calls import valid
+
 pytestmark = pytest.mark.wire
 
 SYSTEM = [{"role": "system", "content": "You are a careful assistant."},
@@ -31,6 +33,7 @@ HISTORY = SYSTEM + [m for turn in TURNS for m in turn]
 
 @pytest.mark.parametrize("budget", [1, 200, 800])
 def test_system_prompt_survives_trimming(memory, budget):
+    memory = valid(memory)
     trimmed = memory.trim_history(HISTORY, budget)
     assert trimmed[: len(SYSTEM)] == SYSTEM, (
         f"trimmed to budget {budget}, the history opens with {trimmed[:2]}, but should keep the system prompt {SYSTEM}"

@@ -22,6 +22,7 @@ never been asked, or calls the same tool again.
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.scripted import ScriptedModel, ScriptedTool
 
 pytestmark = pytest.mark.wire
@@ -49,6 +50,7 @@ def _tool_contents(messages: list[dict]) -> dict:
 
 @pytest.mark.parametrize("path", PATHS)
 def test_requests_carry_the_question_and_each_tools_output(kernel, path):
+    kernel = valid(kernel)
     model, _, outputs = _turn(kernel, path)
     for n, request in enumerate(model.requests, 1):
         users = [m.get("content") for m in request.get("messages", []) if m.get("role") == "user"]
@@ -63,6 +65,7 @@ def test_requests_carry_the_question_and_each_tools_output(kernel, path):
 
 @pytest.mark.parametrize("path", PATHS)
 def test_persisted_events_hold_the_question_outputs_and_answer(kernel, path):
+    kernel = valid(kernel)
     _, events, outputs = _turn(kernel, path)
     inputs = [e.get("input") for e in events if e.get("input")]
     stored = {r.get("tool_call_id"): r.get("content") for e in events for r in e.get("tool_results") or ()}
@@ -74,6 +77,7 @@ def test_persisted_events_hold_the_question_outputs_and_answer(kernel, path):
 
 @pytest.mark.parametrize("path", PATHS)
 def test_history_rendered_from_the_events_keeps_every_word(kernel, path):
+    kernel = valid(kernel)
     _, events, outputs = _turn(kernel, path)
     history = kernel.render_history(events)
     users = [m.get("content") for m in history if m.get("role") == "user"]

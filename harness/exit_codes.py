@@ -9,7 +9,7 @@ OK = 0
 CONTRACTS_FAILED = 1  # check, nightly, probe: a contract or probe check failed, or could not run
 USAGE = 2  # bad arguments, adapter spec, policy, catalogue or configuration
 SURVIVED = 3  # a known bug survived or was never reached
-TIMEOUT = 4  # a mutant ran past its budget
+TIMEOUT = 4  # a mutant ran past its budget, or the baseline past its own
 STALE_INVALID = 5  # a patch no longer applies, or a mutant went red for the wrong reason
 BASELINE = 6  # the unpatched code fails its contracts
 MUTMUT = 7  # nightly: mutmut itself failed
@@ -24,7 +24,7 @@ MEANINGS: dict[int, str] = {
     "failed (probe)",
     USAGE: "usage error: arguments, adapter spec, policy, catalogue or configuration",
     SURVIVED: "a known bug survived or was never reached",
-    TIMEOUT: "a mutant ran past its budget",
+    TIMEOUT: "a mutant, or the baseline, ran past its budget",
     STALE_INVALID: "a known bug's patch is stale, or it went red for the wrong reason",
     BASELINE: "baseline red: the unpatched code fails its contracts",
     MUTMUT: "mutmut itself failed (nightly)",

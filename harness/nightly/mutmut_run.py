@@ -205,7 +205,7 @@ def run_mutmut(
         started = time.perf_counter()
         with _Watcher(ws.root, Path(spec["selected"]), say):
             args = [sys.executable, mutmut_driver.__file__, str(spec_path)]
-            _, tail, _ = run_child(children, args, ws.root, env, None)
+            _, tail, _, _ = run_child(children, args, ws.root, env, None)
         out = Path(spec["out"])
         data = json.loads(out.read_text(encoding="utf-8")) if out.exists() else None
         imports = read_imports(probe / "imports.json")

@@ -64,3 +64,25 @@ def test_selecting_an_unknown_id_is_an_error(tmp_path):
     path.write_text(GOOD)
     with pytest.raises(CatalogueError, match="no mutant with id 'nope'"):
         load_catalogue(path).select(["nope"])
+
+
+def test_incident_is_optional_and_a_root_names_the_project(tmp_path):
+    (tmp_path / "project").mkdir()
+    path = tmp_path / "mutants.toml"
+    path.write_text('root = "project"\n' + GOOD.replace('incident = "i"\n', ""))
+    catalogue = load_catalogue(path)
+    assert catalogue.mutants[0].incident == "" and catalogue.root == (tmp_path / "project").resolve()
+    path.write_text('root = "nowhere"\n' + GOOD)
+    with pytest.raises(CatalogueError, match="'root' names .* which is not a directory"):
+        load_catalogue(path)
+    path.write_text(GOOD.replace('incident = "i"', "incident = 3"))
+    with pytest.raises(CatalogueError, match="field 'incident' must be a string"):
+        load_catalogue(path)
+
+
+@pytest.mark.parametrize("root", ["7", "true", '["."]'])
+def test_a_runner_root_that_is_not_a_string_is_a_catalogue_error(tmp_path, root):
+    path = tmp_path / "mutants.toml"
+    path.write_text(f'[runner]\ncommand = "true"\njunit = "j.xml"\ncoverage = "c.info"\nroot = {root}\n' + GOOD)
+    with pytest.raises(CatalogueError, match=r"\[runner\]: field 'root' must be a string"):
+        load_catalogue(path)

@@ -11,7 +11,8 @@ Rule: a serialized tool message keeps its ``tool_call_id``, and its content
 as given (``""`` for a tool that returned nothing, never null); each
 serialized tool call is ``{"id", "type": "function", "function": {"name",
 "arguments"}}`` with ``arguments`` JSON text of the value sent (a client may
-re-serialize it), in the order given; the text of an assistant message that
+re-serialize it; a call that streamed none keeps ``""``, or gets ``"{}"``),
+in the order given; the text of an assistant message that
 also carries tool calls is kept as its ``content``; serializing leaves the
 message as it was. ``transform_request`` returns a body of its own: the body
 and the options it was given stay exactly as they were, for every provider
@@ -73,6 +74,18 @@ def test_tool_message_keeps_its_call_id(messages):
     wire = messages.serialize_message(message)
     assert wire.get("tool_call_id") == "call_7", (
         f"tool_call_id={wire.get('tool_call_id', '<absent>')!r}, but should be 'call_7': serialized {message} as {wire}"
+    )
+
+
+def test_a_call_without_arguments_keeps_empty_arguments(messages):
+    messages = valid(messages)
+    call = {"id": "call_9", "name": "ping", "arguments": ""}
+    message = {"role": "assistant", "content": None, "reasoning": None, "tool_calls": [call]}
+    calls = messages.serialize_message(message).get("tool_calls") or [{}]
+    arguments = (calls[0].get("function") or {}).get("arguments", "<absent>")
+    assert arguments in ("", "{}"), (
+        f"arguments={arguments!r}, but a call that streamed no arguments should be sent with '' (or the empty "
+        f"object '{{}}'): serialized {message}"
     )
 
 

@@ -1,9 +1,9 @@
 """An untidy scripted turn the kernel contracts share: text beside calls, mixed tools, an unknown tool, rounds in a row.
 
 Round 1: text beside three calls of a parallel-safe tool that finish in reverse
-order. Round 2: a tool that is not parallel-safe, a parallel-safe one (both
-take a moment, so run together they would overlap), a tool the turn does not
-offer and a tool that returns nothing. Round 3: the answer.
+order. Round 2: a parallel-safe tool, a tool the turn does not offer, a tool
+that is not parallel-safe (it and the first take a moment, so run together
+they would overlap) and a tool that returns nothing. Round 3: the answer.
 Each round has its own reasoning, or none.
 """
 
@@ -40,9 +40,9 @@ def _call(cid: str, name: str, **arguments) -> dict:
 ROUND_1 = [_call("call_r1_a", "read_file", path="a.txt", pause=0.06),
            _call("call_r1_b", "read_file", path="b.txt", pause=0.03),
            _call("call_r1_c", "read_file", path="c.txt", pause=0.0)]
-ROUND_2 = [_call("call_r2_w", "write_note", text="diff at 3", pause=0.02),
-           _call("call_r2_r", "read_file", path="d.txt", pause=0.02),
+ROUND_2 = [_call("call_r2_r", "read_file", path="d.txt", pause=0.02),
            _call("call_r2_x", "delete_everything", confirm=True),
+           _call("call_r2_w", "write_note", text="diff at 3", pause=0.02),
            _call("call_r2_s", "touch", path="e.txt")]
 ROUNDS = [
     {"content": "Let me read all three files.", "reasoning": "Read first.", "tool_calls": ROUND_1,

@@ -5,11 +5,11 @@ Two limits, both for the same known bugs and jobs:
 - strict: the baseline durations of each mutant's named contracts (test time
   only, as measured inside the baseline run), summed, divided by the jobs;
 - per-process: each mutant's named contracts run on the UNPATCHED reference
-  in a fresh copy and a fresh (forked, warm) probe process, as the gate runs a
-  patched copy, summed and divided by the jobs.
+  in a fresh copy and a fresh (forked, warm) probe process, as the copy path
+  runs a patched copy, summed and divided by the jobs (the warm engine
+  needs neither the copy nor the fresh session, so it can beat this one).
 
-The gate adds the baseline run, coverage tracing and the shrinking of
-failing examples on top.
+The gate adds starting its workers and the baseline run on top.
 
     python benchmarks/gate_vs_limit.py [--repeat 3] [--jobs N]
 
@@ -27,12 +27,13 @@ from concurrent.futures import ThreadPoolExecutor
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.command import BUNDLED_CATALOGUE
 from harness.mutation.children import Children
-from harness.mutation.copy_executor import CopyExecutor as ContractsExecutor
+from harness.mutation.copy_executor import CopyExecutor
+from harness.mutation.executor import ContractsExecutor
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project, Workspace
 
 
-def limit_seconds(project: Project, executor: ContractsExecutor, mutants, jobs: int) -> float:
+def limit_seconds(project: Project, executor: CopyExecutor, mutants, jobs: int) -> float:
     def unpatched(mutant) -> float:
         with Workspace(project, f"limit-{mutant.id}") as ws:
             return executor.run(ws, list(mutant.contracts), None, None, None).wall
@@ -61,12 +62,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    project, executor = Project.bundled(), ContractsExecutor(Children())
+    project = Project.bundled()
     mutants = list(load_catalogue(BUNDLED_CATALOGUE).mutants)
     limits, stricts, gates = [], [], []
     for n in range(args.repeat):
-        limits.append(limit_seconds(project, executor, mutants, args.jobs))
-        gate, strict = gate_seconds(project, executor, mutants, args.jobs)
+        with Children() as children:
+            copies = CopyExecutor(children)
+            try:
+                limits.append(limit_seconds(project, copies, mutants, args.jobs))
+            finally:
+                copies.close()
+            gate, strict = gate_seconds(project, ContractsExecutor(children), mutants, args.jobs)
         gates.append(gate)
         stricts.append(strict)
         print(

@@ -2,8 +2,8 @@
 
 Both run here, one after the other, with one job each:
 
-- the known-bug runner: every catalogued bug, each in its own copy with its
-  named contracts under per-test coverage (what ``harness gate`` does);
+- the known-bug runner: every catalogued bug, each in a fork of a warm worker,
+  patched in memory, with its named contracts (what ``harness gate`` does);
   cost = wall time of ``KnownBugRun.run`` / number of known bugs;
 - mutmut: a deterministic slice of the mutants mutmut makes for
   ``harness/reference/`` (``--shard 1/N``), with every contract as its suite
@@ -24,7 +24,7 @@ import time
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.command import BUNDLED_CATALOGUE
 from harness.mutation.children import Children
-from harness.mutation.copy_executor import CopyExecutor as ContractsExecutor
+from harness.mutation.executor import ContractsExecutor
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project
 from harness.nightly.mutmut_run import run_mutmut
@@ -32,16 +32,17 @@ from harness.nightly.mutmut_run import run_mutmut
 
 def known_bug_cost(project: Project) -> tuple[float, int]:
     mutants = load_catalogue(BUNDLED_CATALOGUE).select(None)
-    run = KnownBugRun(project, ContractsExecutor(Children()), jobs=1)
-    baseline = run.baseline()  # not counted: mutmut's own clean run is, but its stats run stands for this
-    started = time.perf_counter()
-    run.run(mutants, baseline, lambda result: None)
-    return (time.perf_counter() - started) / len(mutants), len(mutants)
+    with Children() as children, KnownBugRun(project, ContractsExecutor(children), jobs=1) as run:
+        baseline = run.baseline()  # not counted: mutmut's own clean run is, but its stats run stands for this
+        started = time.perf_counter()
+        run.run(mutants, baseline, lambda result: None)
+        return (time.perf_counter() - started) / len(mutants), len(mutants)
 
 
 def mutmut_cost(project: Project, shard: str) -> tuple[float, int]:
     started = time.perf_counter()
-    result = run_mutmut(project, Children(), 1, shard, say=lambda line: None)
+    with Children() as children:
+        result = run_mutmut(project, children, 1, shard, say=lambda line: None)
     return (time.perf_counter() - started) / len(result.mutants), len(result.mutants)
 
 

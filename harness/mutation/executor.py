@@ -62,6 +62,7 @@ class ContractsExecutor:
         hypothesis_profile: str = "ci",
         adapter: str | None = None,
         mode: str = "auto",
+        shrink: bool = False,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
@@ -69,6 +70,7 @@ class ContractsExecutor:
         self.profile = hypothesis_profile
         self.adapter = adapter
         self.mode = mode
+        self.shrink = shrink  # False: mutant runs skip Hypothesis's shrinking (the verdict needs no minimal example)
         self.project: Project | None = None
         self.run_dir: Path | None = None
         self.copy_root: Path | None = None
@@ -102,6 +104,7 @@ class ContractsExecutor:
             "run_dir": str(self.run_dir),
             "code_dirs": [str((self.copy_root / d).resolve()) for d in self._code_dirs()],
             "preload": self._preload(),
+            "shrink": self.shrink,
             "shadow_check": {"harness": "the bundled package"} if self.adapter is None
             else {self.adapter.partition(":")[0]: "the team's project"},
             "pytest_args": [str(contracts_dir), "--rootdir", str(contracts_dir), "-s",

@@ -255,13 +255,16 @@ class Plan:
     not_swappable: str = ""  # why a code swap cannot hold ("" when it can)
 
 
-def plan(filename: str, original: str, patched: str, first: int, last: int,
+def plan(filename: str, original: str | types.CodeType, patched: str, first: int, last: int,
          ran_before_fork: set[FunctionKey], live: dict[FunctionKey, list]) -> Plan:
-    """Compile both sources and decide whether a code swap holds. SyntaxError propagates."""
+    """Compile the patched source and decide whether a code swap holds. SyntaxError propagates.
+
+    ``original`` is the file's source, or its code compiled once before the fork.
+    """
     instrumented = instrument(patched, first, last)
     marked = compile(instrumented.tree, filename, "exec", dont_inherit=True)
     plain = compile(patched, filename, "exec", dont_inherit=True)
-    before = compile(original, filename, "exec", dont_inherit=True)
+    before = original if isinstance(original, types.CodeType) else compile(original, filename, "exec", dont_inherit=True)
     result = Plan(filename, marked, instrumented.at_import)
     old, new, with_markers = keyed(before), keyed(plain), keyed(marked)
     bodies_old = {k: c for k, c in old.items() if is_body(c)}
@@ -300,15 +303,6 @@ def apply_swaps(plan_: Plan, live: dict[FunctionKey, list]) -> int:
             function.__code__ = code
             count += 1
     return count
-
-
-def module_globals_for(filename: str) -> list[dict]:
-    """The namespaces of every loaded module from ``filename`` (there is normally one)."""
-    found = []
-    for module in list(sys.modules.values()):
-        if getattr(module, "__file__", None) == filename:
-            found.append(module.__dict__)
-    return found
 
 
 def show_patched_source(filename: str, text: str) -> None:

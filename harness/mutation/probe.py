@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import os
 import pkgutil
 import sys
 import time
@@ -52,10 +53,28 @@ def _kind(exc: BaseException, code_dirs: list[str]) -> str:
             return "assertion"
         return "crash" if kinds <= {"assertion", "crash"} else "error"
     if isinstance(exc, (AssertionError, pytest.fail.Exception)):
-        # ``raise AssertionError(...) from exc``: the contract failed because the code under test raised.
+        # ``raise AssertionError(...) from exc``: the contract failed for the cause's reason.
         cause = exc.__cause__
-        return "crash" if cause is not None and _raised_in(cause, code_dirs) else "assertion"
+        if cause is not None and not isinstance(cause, (AssertionError, pytest.fail.Exception)):
+            return _kind(cause, code_dirs)
+        return "assertion"
     return "crash" if _raised_in(exc, code_dirs) else "error"
+
+
+def _origin(exc: BaseException, code_dirs: list[str], root: str) -> str:
+    """``file:line in function`` of the innermost frame of the code under test the exception left."""
+    if isinstance(exc, BaseExceptionGroup):
+        return next((o for o in (_origin(e, code_dirs, root) for e in exc.exceptions) if o), "")
+    if isinstance(exc, AssertionError) and exc.__cause__ is not None:
+        return _origin(exc.__cause__, code_dirs, root)
+    found = ""
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename.startswith(tuple(code_dirs)):
+            found = f"{os.path.relpath(code.co_filename, root)}:{tb.tb_lineno} in {code.co_name}"
+        tb = tb.tb_next
+    return found
 
 
 def _load_reach():
@@ -78,6 +97,7 @@ class ProbePlugin:
         self, cov: coverage.Coverage | None, target: str | None, lines: tuple[int, int], code_dirs: list[str]
     ) -> None:
         self.code_dirs = [d.rstrip("/") + "/" for d in code_dirs]
+        self.root = os.getcwd()  # the copy: the probe runs in it
         self.cov = cov
         self.target = target
         self.lines = lines
@@ -119,6 +139,9 @@ class ProbePlugin:
             kind = _kind(exc, self.code_dirs) if report.when == "call" and exc is not None else "error"
             entry["outcome"] = kind
             entry["message"] = _failure_text(call.excinfo) if call.excinfo else str(report.longrepr)
+            if kind == "crash":
+                where = _origin(exc, self.code_dirs, self.root)
+                entry["message"] += f"\n(raised out of the code under test at {where})" if where else ""
             if kind == "error":
                 entry["message"] = f"{report.when}: {entry['message']}"
             elif self.cov is not None and self._reached(item.nodeid):

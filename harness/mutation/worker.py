@@ -145,7 +145,7 @@ class WorkerPlugin:
             raise _NotReady("collection", "no contract was collected")
         plugin = sys.modules.get("harness.plugin")
         try:
-            loaded = plugin.adapter_under_test(session.config)
+            plugin.adapter_under_test(session.config)
             for package in self.spec["preload"]:
                 module = importlib.import_module(package)
                 for info in pkgutil.walk_packages(getattr(module, "__path__", []), package + "."):
@@ -165,12 +165,32 @@ class WorkerPlugin:
                     f"{name} was imported from {Path(found).parent if found else 'nowhere'}, not from the copy of "
                     f"the project ({expected}): an installed copy shadows it",
                 )
-        self.adapter_name = loaded.describe()
+        if not self.spec.get("shrink", True):
+            _skip_shrinking(session.items)
         self.code_modules = [
             name for name, module in list(sys.modules.items())
             if self._in_code(getattr(module, "__file__", None) or "")
         ]
         self.reimport_blockers = inmemory.captured_names(set(self.code_modules))
+        from harness.mutation.outcome import matches
+
+        self.matches = matches
+        # Compiled once here rather than in every fork: the original code of each module under test,
+        # and the namespaces a swap gives the reach marker to.
+        self.namespaces: dict[str, list[dict]] = {}
+        for module in list(sys.modules.values()):
+            filename = getattr(module, "__file__", None) or ""
+            if filename.endswith(".py") and filename.startswith(self.root):
+                self.namespaces.setdefault(filename, []).append(module.__dict__)
+        self.originals = {}
+        for filename in self.namespaces:
+            if self._in_code(filename):
+                try:
+                    self.originals[filename] = compile(
+                        Path(filename).read_text(encoding="utf-8"), filename, "exec", dont_inherit=True
+                    )
+                except (OSError, SyntaxError, ValueError):
+                    pass
         for obj in gc.get_objects():
             if type(obj) is types.FunctionType:
                 code = obj.__code__
@@ -193,16 +213,21 @@ class WorkerPlugin:
         _send(self.reply_fd, {"pid": pid})
         data = _read_all(read_end)
         os.close(read_end)
-        _, status = os.waitpid(pid, 0)
         result = None
         if data:
             try:
                 result = json.loads(data)
             except ValueError:
                 result = None
-        tail = "" if result is not None else _tail(log)
+        if result is None:  # it died: its exit status and what it printed are the report
+            _, status = os.waitpid(pid, 0)
+            tail = _tail(log)
+            shutil.rmtree(scratch, ignore_errors=True)
+            _send(self.reply_fd, {"exit": os.waitstatus_to_exitcode(status), "result": None, "tail": tail})
+            return
+        _send(self.reply_fd, {"exit": 0, "result": result, "tail": ""})
+        os.waitpid(pid, 0)  # reaped before the next request is read
         shutil.rmtree(scratch, ignore_errors=True)
-        _send(self.reply_fd, {"exit": os.waitstatus_to_exitcode(status), "result": result, "tail": tail})
 
     # ------------------------------------------------------------ in the fork
 
@@ -226,6 +251,7 @@ class WorkerPlugin:
             data = json.dumps(result).encode()
             while data:
                 data = data[os.write(result_fd, data):]
+            os.close(result_fd)  # the worker answers now; tearing this process down is off the clock
         except BaseException:
             traceback.print_exc()
             sys.stderr.flush()
@@ -234,8 +260,7 @@ class WorkerPlugin:
 
     def _items(self, contracts: list[str] | None) -> list[tuple[object, list[int]]]:
         """The items to run, in the catalogue's order of contracts, each with the contracts it matches."""
-        from harness.mutation.executor import matches
-
+        matches = self.matches
         if not contracts:
             return [(item, []) for item in self.session.items]
         chosen: dict[str, tuple[object, list[int]]] = {}
@@ -269,21 +294,18 @@ class WorkerPlugin:
                     break
 
     def _baseline(self, request: dict) -> dict:
-        started = time.perf_counter()
         chosen = set(request["items"]) if request.get("items") is not None else None
         plan = [(i, []) for i in self.session.items if chosen is None or i.nodeid in chosen]
         self._run(plan, False, 0)
-        return {"tests": self.tests, "errors": [], "engine": "", "engine_note": "",
-                "overhead": time.perf_counter() - started - sum(e["duration"] for e in self.tests.values())}
+        return {"tests": self.tests, "errors": [], "engine": "", "engine_note": ""}
 
     def _mutant(self, request: dict) -> dict:
         from harness.mutation import inmemory
         from harness.mutation.inmemory import Reach
 
-        started = time.perf_counter()
         filename = request["file"]
-        original = Path(filename).read_text(encoding="utf-8")
-        result = {"tests": self.tests, "errors": [], "engine": "", "engine_note": "", "overhead": 0.0}
+        original = self.originals.get(filename) or Path(filename).read_text(encoding="utf-8")
+        result = {"tests": self.tests, "errors": [], "engine": "", "engine_note": ""}
         try:
             plan = inmemory.plan(filename, original, request["patched"], request["first"], request["last"],
                                  self.ran_before_fork, self.live)
@@ -293,12 +315,12 @@ class WorkerPlugin:
         Reach.reset()
         forced = request.get("mode")
         target = inmemory.module_name(filename, self.root)
-        loaded = bool(inmemory.module_globals_for(filename))
+        loaded = filename in self.namespaces
         if loaded and not self._in_code(filename):
             # Values computed from it while the contracts were collected would not see an in-memory patch.
             raise _Fallback(f"{Path(filename).name} is outside the code under test")
         if forced != "reimport" and not plan.not_swappable and loaded:
-            for namespace in inmemory.module_globals_for(filename):
+            for namespace in self.namespaces[filename]:
                 namespace[inmemory.MARKER] = Reach.marker
             inmemory.apply_swaps(plan, self.live)
             result["engine"] = inmemory.SWAP
@@ -323,7 +345,6 @@ class WorkerPlugin:
                 return result
         inmemory.show_patched_source(filename, request["patched"])
         everyone = inmemory.EVERYONE in Reach.hits
-        result["overhead"] = time.perf_counter() - started
         self._run(self._items(request["contracts"]), True, len(request["contracts"]))
         if everyone:
             for entry in self.tests.values():
@@ -363,10 +384,13 @@ class WorkerPlugin:
                 return "assertion"
             return "crash" if kinds <= {"assertion", "crash"} else "error"
         if isinstance(exc, (AssertionError, pytest.fail.Exception)):
-            # A contract that turns the adapter's exception into a failure (``raise AssertionError(...)
-            # from exc``) still failed because the code under test raised: the kind is the cause's.
+            # A contract that turns an exception into a failure (``raise AssertionError(...) from exc``)
+            # failed for the cause's reason: a crash when the code under test raised it, an error when
+            # the contract machinery did.
             cause = exc.__cause__
-            return "crash" if cause is not None and self._origin(cause) else "assertion"
+            if cause is not None and not isinstance(cause, (AssertionError, pytest.fail.Exception)):
+                return self._kind(cause)
+            return "assertion"
         return "crash" if self._origin(exc) else "error"
 
     def _origin(self, exc: BaseException | None) -> str:
@@ -384,6 +408,24 @@ class WorkerPlugin:
                 found = f"{shown}:{tb.tb_lineno} in {code.co_name}"
             tb = tb.tb_next
         return found
+
+
+def _skip_shrinking(items) -> None:
+    """A mutant run needs a failing example, not the smallest one: Hypothesis stops at the first it finds.
+
+    The search itself is unchanged (the ``ci`` profile is derandomized), so the
+    same examples run and the same failure is found; only its minimisation is
+    skipped, which is most of what a failing property test costs.
+    """
+    from hypothesis import Phase, settings
+
+    for item in items:
+        function = getattr(item, "obj", None)
+        current = getattr(function, "_hypothesis_internal_use_settings", None)
+        if current is not None and Phase.shrink in current.phases:
+            function._hypothesis_internal_use_settings = settings(
+                current, phases=[p for p in current.phases if p not in (Phase.shrink, Phase.explain)]
+            )
 
 
 def _failure_text(excinfo, origin: str) -> str:

@@ -5,10 +5,16 @@ the working directory, where ``pyproject.toml`` holds mutmut's configuration;
 ``python mutmut_driver.py --count REQUESTS_JSON OUT_JSON`` counts the mutants
 each exemption's pragma keeps mutmut from making (see
 ``harness.nightly.equivalents``).
+
 It lists every mutant mutmut will make, keeps this shard's share (every n-th
-name in sorted order, from the k-th), runs mutmut on exactly those, and writes
-one record per mutant: mutmut's status, its diff, the contracts that ran the
-mutated function and the one that killed it.
+name in sorted order, from the k-th), runs mutmut's own ``run`` command on
+exactly those, and writes one record per mutant from mutmut's output files
+(``mutants/*.py.meta``, ``mutants/mutmut-stats.json``): mutmut's status, its
+diff, the contracts that ran the mutated function and the one that killed
+it. Listing the mutants, counting what a pragma suppresses and rendering a
+diff have no command of their own: those call mutmut's functions, which is why
+``pyproject.toml`` pins mutmut and ``tests/test_nightly_mutmut_slice.py`` and
+``tests/test_nightly_exemptions.py`` run them for real.
 
 Only the standard library and mutmut are imported: this file must not pull the
 unmutated package in ahead of mutmut's copy.
@@ -53,11 +59,26 @@ def _kill(probe: Path, name: str) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
+def _meta_files() -> list[tuple[Path, dict]]:
+    """(source path, data) of every meta file mutmut wrote: its output, one JSON file per mutated source."""
+    root = Path("mutants")
+    found = []
+    for meta in sorted(root.rglob("*.py.meta")):
+        source = meta.relative_to(root).with_suffix("")  # x/y.py.meta -> x/y.py
+        found.append((source, json.loads(meta.read_text(encoding="utf-8"))))
+    return found
+
+
 def export(names: list[str], probe: Path) -> list[dict]:
-    from mutmut.mutation.data import SourceFileMutationData
+    """One record per mutant of ``names``, read from mutmut's output files.
+
+    Statuses and durations come from the ``mutants/*.py.meta`` files and the
+    contracts that ran each function from ``mutants/mutmut-stats.json``; the
+    diff and the naming helpers are mutmut's own (pinned version;
+    ``tests/test_nightly_mutmut_slice.py`` runs the whole path for real).
+    """
     from mutmut.mutation.diff_apply import get_diff_for_mutant
     from mutmut.stats import status_by_exit_code
-    from mutmut.utils.file_utils import walk_mutatable_files
     from mutmut.utils.format_utils import mangled_name_from_mutant_name, orig_function_and_class_names_from_key
 
     stats_file = Path("mutants") / "mutmut-stats.json"
@@ -65,10 +86,9 @@ def export(names: list[str], probe: Path) -> list[dict]:
     tests_by_function = stats.get("tests_by_mangled_function_name", {})
     wanted = set(names)
     records = []
-    for path in walk_mutatable_files():
-        data = SourceFileMutationData(path=path)
-        data.load()
-        for name, exit_code in data.exit_code_by_key.items():
+    for path, data in _meta_files():
+        durations = data.get("durations_by_key", {})
+        for name, exit_code in data.get("exit_code_by_key", {}).items():
             if name not in wanted:
                 continue
             function, cls = orig_function_and_class_names_from_key(name)
@@ -78,7 +98,7 @@ def export(names: list[str], probe: Path) -> list[dict]:
                     "file": path.as_posix(),
                     "function": f"{cls}.{function}" if cls else function,
                     "status": status_by_exit_code[exit_code],
-                    "duration": data.durations_by_key.get(name),
+                    "duration": durations.get(name),
                     "diff": get_diff_for_mutant(name, path=path),
                     "covered_by": sorted(tests_by_function.get(mangled_name_from_mutant_name(name), ())),
                     "kill": _kill(probe, name),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from harness.mutation.outcome import MutantResult, Position
 from harness.mutation.report_json import build_report
-from harness.nightly.equivalents import Exemption, out_of_scope_lines
+from harness.nightly.equivalents import OUT_OF_SCOPE, Exemption, out_of_scope_lines, strip
 from harness.nightly.locate import Change, function_range, locate
 from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
 from harness.nightly.score import Thresholds, report_status
@@ -112,10 +112,14 @@ def build_nightly_report(
 ) -> dict:
     """The merged report of one nightly run (or one shard of it)."""
     report = build_report(known, test_file_prefix=TEST_FILE_PREFIX, thresholds=thresholds)
-    out_of_scope = out_of_scope_lines(mutmut.exemptions if mutmut else ())
+    exemptions = mutmut.exemptions if mutmut else ()
+    out_of_scope = out_of_scope_lines(exemptions)
     for mutant in mutmut.mutants if mutmut else ():
         source = mutmut.sources.get(mutant.file, "")
-        _add_mutant(report, mutant.file, source, mutmut_entry(mutant, source, out_of_scope))
+        # mutmut mutated the file without its out-of-scope pragmas: its diffs are found in that text,
+        # whose lines (and the columns of their code) are the original's.
+        mutated = strip(source, [e for e in exemptions if e.file == mutant.file and e.kind == OUT_OF_SCOPE])
+        _add_mutant(report, mutant.file, source, mutmut_entry(mutant, mutated, out_of_scope))
         add_tests(report, (*mutant.covered_by, *mutant.killed_by))
     report["config"] = {NIGHTLY: {"runs": [run]}}
     return report

@@ -5,6 +5,9 @@ import subprocess
 import sys
 import textwrap
 
+# Hypothesis loads its own "ci" profile when it sees CI set; these sessions must show only what the harness does.
+BASE_ENV = {k: v for k, v in os.environ.items() if k not in ("HARNESS_ADAPTER", "CI")}
+
 
 def test_a_project_that_runs_no_contract_keeps_its_settings_and_never_loads_an_adapter(tmp_path):
     marker = tmp_path / "adapter-was-imported"
@@ -32,7 +35,7 @@ def test_a_project_that_runs_no_contract_keeps_its_settings_and_never_loads_an_a
             assert len(RUNS) == 7, RUNS
     """))
     for adapter in ("spy_adapter:adapter", "no.such.module:adapter"):
-        env = {**os.environ, "HARNESS_ADAPTER": adapter, "PYTHONPATH": str(tmp_path)}
+        env = {**BASE_ENV, "HARNESS_ADAPTER": adapter, "PYTHONPATH": str(tmp_path)}
         run = subprocess.run(
             [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "test_own.py"],
             cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300,
@@ -56,7 +59,7 @@ def test_contracts_in_the_same_session_run_under_the_harness_profile(tmp_path):
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--pyargs", "test_own",
          "harness.contracts.test_reasoning_top_level", "--harness-profile", "ci", "--hypothesis-show-statistics"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300,
-        env={**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHONPATH": str(tmp_path)},
+        env={**BASE_ENV, "PYTHONPATH": str(tmp_path)},
     )
     assert run.returncode == 0, run.stdout + run.stderr
     # The contract's generated test ran the ci profile's 50 examples, not the project's 1.
@@ -77,6 +80,6 @@ def test_a_project_without_a_profile_keeps_hypothesis_defaults(tmp_path):
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_plain.py"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300,
-        env={k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"},
+        env=BASE_ENV,
     )
     assert run.returncode == 0, run.stdout + run.stderr

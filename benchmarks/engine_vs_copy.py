@@ -10,7 +10,8 @@ reference and catalogue:
 3. engine overhead per mutant, one job, mutants one at a time: a mutant's
    round trip less the time its contracts themselves took, for the in-memory
    path (code swap; the bugs it cannot swap go by re-import), for the
-   re-import fallback forced on every bug, and for the copy path;
+   re-import fallback forced on every bug, and for the copy path (every
+   ``--copy-sample``-th bug);
 4. per-mutant cost, contracts included, one job: the known bugs through the
    warm engine (wall / bugs, workers already warm) and mutmut on a slice of its
    own mutants of the reference with every contract as its suite (wall of the
@@ -93,6 +94,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--mutmut-shard", default="1/8", metavar="K/N")
     parser.add_argument("--no-mutmut", action="store_true", help="skip the mutmut comparison")
+    parser.add_argument("--copy-sample", type=int, default=3, metavar="N",
+                        help="the copy path's overhead on every N-th bug only (it costs seconds a bug)")
     args = parser.parse_args()
     # One snapshot of the package for every run: the same code on both paths, whatever changes meanwhile.
     snapshot = Path(tempfile.mkdtemp(prefix="harness-bench-"))
@@ -121,7 +124,7 @@ def _compare(project: Project, args: argparse.Namespace) -> None:
             say(f"run {n}: in-memory overheads measured")
             forced, _, _ = overheads(project, ContractsExecutor(children, mode="reimport"), mutants)
             say(f"run {n}: re-import overheads measured")
-            copied, _, _ = overheads(project, CopyExecutor(children), mutants)
+            copied, _, _ = overheads(project, CopyExecutor(children), mutants[:: args.copy_sample])
             say(f"run {n}: copy overheads measured")
         swapped = [auto[m] for m in auto if engines[m] == SWAP]
         others = [auto[m] for m in auto if engines[m] != SWAP]

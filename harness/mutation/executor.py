@@ -78,6 +78,7 @@ class ContractsExecutor:
         self._copy: CopyExecutor | None = None
         self._copy_lock = threading.Lock()
         self._items: list[str] = []
+        self._durations: dict[str, float] = {}  # each contract's baseline time: cheap ones run first
 
     # ------------------------------------------------------------ set-up, once per run
 
@@ -189,8 +190,10 @@ class ContractsExecutor:
                 raise
             threads.shutdown()
         outcome = RunOutcome(wall=time.perf_counter() - started, reach_measured=True)
+        self._durations = {}
         for part in parts:
             outcome.tests.update(part.tests)
+            self._durations.update({t: e.get("duration", 0.0) for t, e in part.tests.items()})
             outcome.collection_errors += part.collection_errors
             outcome.timed_out = outcome.timed_out or part.timed_out
             outcome.output_tail = outcome.output_tail or part.output_tail
@@ -213,6 +216,7 @@ class ContractsExecutor:
             "first": patch.first_line,
             "last": patch.last_line,
             "contracts": list(mutant.contracts),
+            "durations": {t: d for t, d in self._durations.items() if any(matches(t, c) for c in mutant.contracts)},
             "mode": "reimport" if self.mode == "reimport" else None,
         }
         reply, note = self._try(request, budget)

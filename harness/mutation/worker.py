@@ -92,6 +92,7 @@ class WorkerPlugin:
         self.reimport_blockers: list[str] = []
         self.tests: dict[str, dict] = {}
         self.session = None
+        self.ending: list[tuple[int, Path]] = []  # forks that answered and are still ending
 
     # ------------------------------------------------------------ in the worker
 
@@ -131,6 +132,7 @@ class WorkerPlugin:
         )
         for request in _lines(self.request_fd):
             self._serve(request)
+        self._reap(block=True)
         os._exit(0)  # nothing of the session needs tearing down: no test ran in this process
 
     def _prepare(self, session) -> None:
@@ -201,7 +203,22 @@ class WorkerPlugin:
     def _in_code(self, filename: str) -> bool:
         return any(filename.startswith(d) for d in self.code_dirs)
 
+    def _reap(self, block: bool) -> None:
+        """Reap forks that answered and are ending; remove their folders."""
+        still = []
+        for pid, scratch in self.ending:
+            try:
+                done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:
+                shutil.rmtree(scratch, ignore_errors=True)
+            else:
+                still.append((pid, scratch))
+        self.ending = still
+
     def _serve(self, request: dict) -> None:
+        self._reap(block=False)
         scratch = Path(tempfile.mkdtemp(prefix=f"harness-{request['label']}-", dir=self.spec["run_dir"]))
         log = scratch / "output.log"
         read_end, write_end = os.pipe()
@@ -226,8 +243,8 @@ class WorkerPlugin:
             _send(self.reply_fd, {"exit": os.waitstatus_to_exitcode(status), "result": None, "tail": tail})
             return
         _send(self.reply_fd, {"exit": 0, "result": result, "tail": ""})
-        os.waitpid(pid, 0)  # reaped before the next request is read
-        shutil.rmtree(scratch, ignore_errors=True)
+        # Its teardown overlaps the next request: reaped once it has ended, and at the latest when the worker ends.
+        self.ending.append((pid, scratch))
 
     # ------------------------------------------------------------ in the fork
 
@@ -258,16 +275,18 @@ class WorkerPlugin:
             os._exit(70)
         os._exit(0)
 
-    def _items(self, contracts: list[str] | None) -> list[tuple[object, list[int]]]:
-        """The items to run, in the catalogue's order of contracts, each with the contracts it matches."""
+    def _items(self, contracts: list[str] | None, durations: dict[str, float] | None = None):
+        """The items to run, each with the contracts it matches: the catalogue's order of contracts,
+        and within one contract the cheapest first (by baseline time), since the first kill settles it."""
         matches = self.matches
         if not contracts:
             return [(item, []) for item in self.session.items]
+        durations = durations or {}
         chosen: dict[str, tuple[object, list[int]]] = {}
         for n, contract in enumerate(contracts):
-            for item in self.session.items:
-                if matches(item.nodeid, contract):
-                    chosen.setdefault(item.nodeid, (item, []))[1].append(n)
+            matching = [item for item in self.session.items if matches(item.nodeid, contract)]
+            for item in sorted(matching, key=lambda i: durations.get(i.nodeid, 0.0)):
+                chosen.setdefault(item.nodeid, (item, []))[1].append(n)
         return list(chosen.values())
 
     def _run(self, plan: list[tuple[object, list[int]]], stop_when_killed: bool, entries: int) -> None:
@@ -345,7 +364,7 @@ class WorkerPlugin:
                 return result
         inmemory.show_patched_source(filename, request["patched"])
         everyone = inmemory.EVERYONE in Reach.hits
-        self._run(self._items(request["contracts"]), True, len(request["contracts"]))
+        self._run(self._items(request["contracts"], request.get("durations")), True, len(request["contracts"]))
         if everyone:
             for entry in self.tests.values():
                 entry["reached"] = True

@@ -86,6 +86,14 @@ replace = "    raise RuntimeError(\\"boom\\")"
 contracts = ["{TOP_LEVEL}"]
 
 [[mutant]]
+id = "expect-killed-in-two-modules"
+title = "two named contracts in two modules: each runs until it kills, and both are listed"
+file = "{MESSAGES}"
+find = "    wire: dict = {{\\"role\\": msg.role, \\"content\\": msg.content}}"
+replace = "    raise RuntimeError(\\"boom\\")"
+contracts = ["test_reasoning_top_level.py", "test_wire_fields.py::test_tool_message_keeps_its_call_id"]
+
+[[mutant]]
 id = "expect-invalid-outside"
 title = "the contract machinery raises, not the code under test: red for the wrong reason"
 incident = "verdict proof"
@@ -165,6 +173,7 @@ def verdicts(tmp_path_factory):
         ("expect-stale-ambiguous", Verdict.STALE),
         ("expect-invalid-syntax", Verdict.INVALID),
         ("expect-killed-crash", Verdict.KILLED),
+        ("expect-killed-in-two-modules", Verdict.KILLED),
         ("expect-invalid-outside", Verdict.INVALID),
         ("expect-timeout", Verdict.TIMEOUT),
         ("expect-unreached-serial-path", Verdict.UNREACHED),
@@ -181,6 +190,13 @@ def test_killed_names_every_killing_contract_and_its_message(verdicts):
     result = verdicts["expect-killed"]
     assert result.killed_by == [f"{OMIT}[empty-text]", f"{OMIT}[empty-tool-calls]"], result.killed_by
     assert result.kind == "assertion" and "reasoning_content" in result.message
+
+
+def test_each_named_contract_runs_until_it_kills_even_across_modules(verdicts):
+    result = verdicts["expect-killed-in-two-modules"]
+    modules = sorted(k.split("::")[0] for k in result.killed_by)
+    assert modules == ["test_reasoning_top_level.py", "test_wire_fields.py"], result.killed_by
+    assert all(not m.startswith("setup:") for m in [result.message]), result.message
 
 
 def test_a_crash_out_of_the_code_under_test_is_a_kill_of_kind_crash(verdicts):
@@ -224,5 +240,5 @@ def test_reports_of_a_real_run_are_schema_valid_and_junit_readable(verdicts, tmp
     suites = suite.findall("testsuite") if suite.tag == "testsuites" else [suite]
     assert len(suites) == 1 and len(suites[0].findall("testcase")) == len(verdicts)
     failed = {c.get("name") for c in suites[0].findall("testcase") if c.find("failure") is not None}
-    assert failed == set(verdicts) - {"expect-killed", "expect-killed-crash"}
+    assert failed == set(verdicts) - {"expect-killed", "expect-killed-crash", "expect-killed-in-two-modules"}
     assert "killed (crash)" in mutants["expect-killed-crash"]["statusReason"]

@@ -293,11 +293,17 @@ class WorkerPlugin:
         from harness.mutation.inmemory import Reach
 
         settled: set[int] = set()
-        items = [item for item, _ in plan]
+        expected = None  # the item the previous run tore its fixtures down for
         for index, (item, matched) in enumerate(plan):
             if stop_when_killed and matched and set(matched) <= settled:
                 continue
-            nextitem = items[index + 1] if index + 1 < len(items) else None
+            if expected is not None and expected is not item:
+                # A kill settled the item expected next: tear down what this one does not share with it.
+                self.session._setupstate.teardown_exact(item)
+            nextitem = next(
+                (i for i, m in plan[index + 1:] if not (stop_when_killed and m and set(m) <= settled)), None
+            )
+            expected = nextitem
             Reach.current = item.nodeid
             started = time.perf_counter()
             try:

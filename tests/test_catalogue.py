@@ -1,11 +1,20 @@
 """The known-bug catalogue: the bundled one is valid, and bad entries are named precisely."""
 
+import re
+import tomllib
+from pathlib import Path
+
 import pytest
 
 from harness.mutation.catalogue import CatalogueError, load_catalogue
 from harness.mutation.command import BUNDLED_CATALOGUE
+from harness.mutation.coverage_files import FORMATS
 from harness.mutation.patch import apply_patch
 from harness.mutation.workspace import Project
+from harness.table_schema import load_schema, problems
+
+REPO = Path(__file__).resolve().parents[1]
+SHIPPED = sorted([REPO / "mutants.toml", REPO / "harness" / "mutants.toml", *REPO.glob("examples/*/mutants.toml")])
 
 GOOD = """
 [[mutant]]
@@ -30,23 +39,82 @@ def test_bundled_catalogue_loads_and_every_anchor_applies():
 
 
 @pytest.mark.parametrize(
-    "edit, message",
+    "edit, message, line",
     [
-        (('contracts = ["test_x.py"]', "contracts = []"), r"mutant #2 \('one'\): field 'contracts' must be"),
-        (('title = "t"', "title = 3"), r"field 'title' must be a non-empty string"),
-        (('id = "one"', 'id = "One Two"'), r"field 'id' must be lower-case"),
-        (('replace = "b"', 'replace = "a"'), r"field 'replace' equals 'find'"),
-        (('file = "harness/reference/messages.py"', 'file = "../etc/passwd"'), r"field 'file' must be a path inside"),
-        (('replace = "b"', 'replace = "b"\nseverity = 1'), r"unknown field\(s\) \['severity'\]"),
+        (('contracts = ["test_x.py"]', "contracts = []"),
+         r"\[\[mutant\]\] #2 \('one'\): field 'contracts' must be a non-empty list of non-empty strings, got \[\]", 18),
+        (('contracts = ["test_x.py"]', 'contracts = ["a", " "]'), r"field 'contracts' item #2 must be a non-empty string", 18),
+        (('title = "t"', "title = 3"), r"field 'title' must be a non-empty string, got 3", 13),
+        (('find = "a"', 'find = "  "'), r"field 'find' must be a non-empty string, got '  '", 16),
+        (('id = "one"', 'id = "One Two"'), r"field 'id' must be lower-case letters, digits and '-'", 12),
+        (('replace = "b"', 'replace = "a"'), r"field 'replace' equals 'find'", 17),
+        (('file = "harness/reference/messages.py"', 'file = "../etc/passwd"'), r"field 'file' must be a path inside", 15),
+        (('replace = "b"', 'replace = "b"\nseverity = 1'), r"unknown field 'severity'; known: contracts, file,", 18),
+        (('find = "a"', 'fnd = "a"'), r"unknown field 'fnd' \(did you mean 'find'\?\)", 16),
+        (('title = "t"\n', ""), r"#2 \('one'\): field 'title' must be a non-empty string \(it is missing\)", 11),
     ],
 )
-def test_bad_entry_names_file_line_entry_and_field(tmp_path, edit, message):
+def test_bad_entry_names_file_line_entry_and_field(tmp_path, edit, message, line):
     path = tmp_path / "mutants.toml"
     second = GOOD.replace('id = "one"', 'id = "two"')
     path.write_text(second + GOOD.replace(*edit))
     with pytest.raises(CatalogueError, match=message) as info:
         load_catalogue(path)
-    assert f"{path}:11" in str(info.value), f"error should name the entry's line: {info.value}"
+    assert str(info.value).startswith(f"{path}:{line}: [[mutant]] #2"), f"should name the field's line: {info.value}"
+
+
+def test_every_problem_is_listed_at_once_in_file_order(tmp_path):
+    path = tmp_path / "mutants.toml"
+    entries = [GOOD.replace('id = "one"', f'id = "e{n}"') for n in range(11)]
+    entries[1] = entries[1].replace('title = "t"', "title = 1")
+    entries[10] = entries[10].replace("contracts", "contract").replace('find = "a"\n', "")
+    path.write_text("".join(entries))
+    with pytest.raises(CatalogueError) as info:
+        load_catalogue(path)
+    lines = str(info.value).splitlines()
+    assert lines[0] == "3 problems:", info.value
+    assert "#2 ('e1'): field 'title'" in lines[1]
+    # A misspelt key is one problem, not "unknown" plus "missing".
+    last = " ".join(lines[2:])
+    assert "#11 ('e10'): unknown field 'contract' (did you mean 'contracts'?)" in last
+    assert "#11 ('e10'): field 'find' must be a non-empty string (it is missing)" in last
+    assert "'contracts' must be" not in last
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("mutants = 1\n" + GOOD, r"^{path}:1: top level: unknown field 'mutants' \(did you mean 'mutant'\?\); known: mutant, root, runner$"),
+        ("root = 7\n" + GOOD, r"^{path}:1: top level: field 'root' must be a non-empty string, got 7$"),
+        ("", r"^{path}: top level: field 'mutant' must be a non-empty list of tables \(it is missing\)$"),
+        ("mutant = []", r"^{path}:1: top level: field 'mutant' must be a non-empty list of tables, got \[\]$"),
+        ("runner = 3\n" + GOOD, r"^{path}:1: top level: field 'runner' must be a table, got 3$"),
+        (GOOD + '[runner]\ncommand = "true"\njunit = "j.xml"\ncoverage = "c.info"\ncoverage_fmt = "lcov"\n',
+         r"^{path}:14: \[runner\]: unknown field 'coverage_fmt' \(did you mean 'coverage_format'\?\)"),
+        (GOOD + '[runner]\ncommand = "true"\njunit = "j.xml"\ncoverage = "c.info"\ncoverage_format = "gcov"\n',
+         r"^{path}:14: \[runner\]: field 'coverage_format' must be one of lcov, cobertura, got 'gcov'$"),
+        (GOOD + '[runner]\ncommand = "true"\njunit = "j.xml"\ncoverage = "c.info"\nassertion_pattern = "("\n',
+         r"^{path}:10: \[runner\]: field 'assertion_pattern' is not a regular expression"),
+    ],
+    ids=["unknown-top-level", "root-type", "no-entries", "empty-entries", "runner-type", "runner-unknown",
+         "runner-enum", "runner-regex"],
+)
+def test_top_level_and_runner_errors_name_file_line_table_and_field(tmp_path, text, message):
+    path = tmp_path / "mutants.toml"
+    path.write_text(text)
+    with pytest.raises(CatalogueError, match=message.replace("{path}", re.escape(str(path)))):
+        load_catalogue(path)
+
+
+def test_the_coverage_formats_in_the_schema_are_the_readers():
+    assert load_schema("catalogue.json")["$defs"]["runner"]["properties"]["coverage_format"]["enum"] == list(FORMATS)
+
+
+@pytest.mark.parametrize("catalogue", SHIPPED, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_shipped_catalogue_validates(catalogue):
+    data = tomllib.loads(catalogue.read_text(encoding="utf-8"))
+    assert problems("catalogue.json", data, lambda table, field: f"{table} {field}: ") == []
+    assert load_catalogue(catalogue).mutants
 
 
 def test_duplicate_ids_and_bad_toml_are_reported(tmp_path):
@@ -76,7 +144,7 @@ def test_incident_is_optional_and_a_root_names_the_project(tmp_path):
     with pytest.raises(CatalogueError, match="'root' names .* which is not a directory"):
         load_catalogue(path)
     path.write_text(GOOD.replace('incident = "i"', "incident = 3"))
-    with pytest.raises(CatalogueError, match="field 'incident' must be a string"):
+    with pytest.raises(CatalogueError, match="field 'incident' must be a string, got 3"):
         load_catalogue(path)
 
 

@@ -15,22 +15,24 @@ for a team's own adapter (``harness mutate --adapter``), the catalogue's
 folder, or a top-level ``root = "..."`` relative to it; for a ``[runner]``
 table, its own ``root``.
 
-Every error names the file, the entry (its position, id and line) and the field.
+The shape of every table is ``harness/schemas/catalogue.json``; every error
+names the file, the line, the table or entry (its position and id) and the field.
 """
 
 from __future__ import annotations
 
-import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness.mutation.outcome import Mutant
-from harness.mutation.runner_config import RunnerConfig, RunnerConfigError, runner_config
-
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_REQUIRED_STR = ("id", "title", "file", "find")
-_KNOWN = {*_REQUIRED_STR, "incident", "replace", "contracts"}
+from harness.mutation.runner_config import (
+    RunnerConfig,
+    RunnerConfigError,
+    runner_config,
+)
+from harness.table_schema import check, header_line, key_line
 
 
 class CatalogueError(Exception):
@@ -58,6 +60,27 @@ def _entry_lines(text: str) -> list[int]:
     return [n for n, line in enumerate(text.splitlines(), 1) if line.strip() == "[[mutant]]"]
 
 
+def _placer(path: Path, text: str, data: dict):
+    """Where a table of the catalogue is: the file, the line of the field (or of the table) and the table."""
+    entries = _entry_lines(text)
+    runner = header_line(text, "[runner]")
+
+    def place(table: tuple, field: str | None) -> str:
+        if len(table) == 2 and table[0] == "mutant" and isinstance(table[1], int):
+            n = table[1]
+            start = entries[n] if n < len(entries) else None
+            entry = data["mutant"][n]
+            label = f"[[mutant]] #{n + 1}" + (f" ({entry['id']!r})" if isinstance(entry.get("id"), str) else "")
+        elif table == ("runner",):
+            start, label = runner, "[runner]"
+        else:
+            start, label = 0, "top level"
+        line = (key_line(text, field, start) if field and start is not None else None) or start
+        return f"{path}:{line}: {label}: " if line else f"{path}: {label}: "
+
+    return place
+
+
 def load_catalogue(path: Path) -> Catalogue:
     try:
         text = path.read_text(encoding="utf-8")
@@ -67,80 +90,46 @@ def load_catalogue(path: Path) -> Catalogue:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CatalogueError(f"{path}: not valid TOML: {exc}") from exc
-    unknown_tables = sorted(set(data) - {"mutant", "runner", "root"})
-    if unknown_tables:
-        raise CatalogueError(
-            f"{path}: unknown top-level key(s) {unknown_tables}; expected [[mutant]], [runner] and root"
-        )
-    entries = data.get("mutant", [])
-    if not isinstance(entries, list) or not entries:
-        raise CatalogueError(f"{path}: no [[mutant]] entries")
-    lines = _entry_lines(text)
+    place = _placer(path, text, data)
+    check("catalogue.json", data, place, CatalogueError)
+    # The schema held; what follows are the checks it cannot express.
     mutants: list[Mutant] = []
     seen: dict[str, int] = {}
-    for n, entry in enumerate(entries):
-        where = f"{path}:{lines[n]}" if n < len(lines) else str(path)
-        label = f"{where}: mutant #{n + 1}"
-        if isinstance(entry.get("id"), str):
-            label += f" ({entry['id']!r})"
-        mutant = _mutant(entry, label)
+    for n, entry in enumerate(data["mutant"]):
+        mutant = _mutant(entry, lambda field, n=n: place(("mutant", n), field))
         if mutant.id in seen:
-            raise CatalogueError(f"{label}: field 'id' repeats mutant #{seen[mutant.id] + 1}")
+            raise CatalogueError(f"{place(('mutant', n), 'id')}field 'id' repeats mutant #{seen[mutant.id] + 1}")
         seen[mutant.id] = n
         mutants.append(mutant)
-    runner = data.get("runner")
-    if runner is not None and not isinstance(runner, dict):
-        raise CatalogueError(f"{path}: [runner] must be a table")
     try:
-        config = runner_config(runner, path) if runner is not None else None
+        config = runner_config(data["runner"], path, place(("runner",), None)) if "runner" in data else None
     except RunnerConfigError as exc:
         raise CatalogueError(str(exc)) from exc
     root = None
     if "root" in data:
+        where = place((), "root")
         if config is not None:
-            raise CatalogueError(f"{path}: top-level 'root' and a [runner] table: give the root in [runner]")
-        if not isinstance(data["root"], str) or not data["root"].strip():
-            raise CatalogueError(f"{path}: 'root' must be a non-empty string (a folder), got {data['root']!r}")
+            raise CatalogueError(f"{where}field 'root' and a [runner] table exclude each other: give the root in [runner]")
         root = (path.resolve().parent / data["root"]).resolve()
         if not root.is_dir():
-            raise CatalogueError(f"{path}: 'root' names {root}, which is not a directory")
+            raise CatalogueError(f"{where}field 'root' names {root}, which is not a directory")
     return Catalogue(path=path, mutants=tuple(mutants), runner=config, root=root)
 
 
-def _mutant(entry: dict, label: str) -> Mutant:
-    unknown = sorted(set(entry) - _KNOWN)
-    if unknown:
-        raise CatalogueError(f"{label}: unknown field(s) {unknown}; known fields: {sorted(_KNOWN)}")
-    for name in _REQUIRED_STR:
-        value = entry.get(name)
-        if not isinstance(value, str) or not value.strip():
-            raise CatalogueError(f"{label}: field {name!r} must be a non-empty string, got {value!r}")
-    if not _ID.match(entry["id"]):
-        raise CatalogueError(f"{label}: field 'id' must be lower-case letters, digits and '-', got {entry['id']!r}")
+def _mutant(entry: dict, label: Callable[[str], str]) -> Mutant:
+    """An entry the schema accepted, after the checks that need more than its own fields' shapes."""
     replace = entry.get("replace", "")
-    if not isinstance(replace, str):
-        raise CatalogueError(f"{label}: field 'replace' must be a string, got {replace!r}")
-    incident = entry.get("incident", "")
-    if not isinstance(incident, str):
-        raise CatalogueError(f"{label}: field 'incident' must be a string, got {incident!r}")
     if replace == entry["find"]:
-        raise CatalogueError(f"{label}: field 'replace' equals 'find': the patch changes nothing")
-    contracts = entry.get("contracts")
-    if (
-        not isinstance(contracts, list)
-        or not contracts
-        or not all(isinstance(c, str) and c.strip() for c in contracts)
-    ):
-        raise CatalogueError(f"{label}: field 'contracts' must be a non-empty list of contract ids, got {contracts!r}")
+        raise CatalogueError(f"{label('replace')}field 'replace' equals 'find': the patch changes nothing")
     file = entry["file"]
     if Path(file).is_absolute() or ".." in Path(file).parts:
-        raise CatalogueError(f"{label}: field 'file' must be a path inside the project, got {file!r}")
+        raise CatalogueError(f"{label('file')}field 'file' must be a path inside the project, got {file!r}")
     return Mutant(
         id=entry["id"],
         title=entry["title"],
-        incident=incident,
+        incident=entry.get("incident", ""),
         file=file,
         find=entry["find"],
         replace=replace,
-        contracts=tuple(contracts),
+        contracts=tuple(entry["contracts"]),
     )

@@ -1,0 +1,146 @@
+"""Checking a TOML table the harness reads against its JSON Schema in ``harness/schemas/``.
+
+The schemas say what each table may hold; this module turns a violation into
+one line that names the file (and line, where it is known), the table and the
+field, in the words a person editing the TOML file uses ("a table", "a list",
+"unknown field"), not the schema's. Checks a schema cannot express (a path
+must exist, a text must occur in a file) stay with the loaders.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator, ValidationError, validators
+
+SCHEMAS = Path(__file__).resolve().parent / "schemas"
+NON_BLANK = r"\S"  # the pattern of a string that must hold more than white space
+
+# TOML tells 90 from 90.0; JSON Schema's "integer" accepts both, so a threshold
+# of 90.5 or 90.0 would pass. Here an integer is what TOML calls one.
+_TOML_TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+)
+_Validator = validators.extend(Draft202012Validator, type_checker=_TOML_TYPES)
+
+# Where a table sits in its file: given the path of the table inside the data
+# and the field the problem is about, the text that starts the message.
+Place = Callable[[tuple, "str | None"], str]
+
+
+@cache
+def load_schema(name: str) -> dict:
+    return json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+
+
+@cache
+def _validator(name: str) -> Draft202012Validator:
+    schema = load_schema(name)
+    _Validator.check_schema(schema)
+    return _Validator(schema)
+
+
+def problems(name: str, data: object, place: Place, noun: str = "field") -> list[str]:
+    """Every way ``data`` breaks schema ``name``, one line each, in the order the fields appear."""
+    # Entries in file order (#2 before #10), names apart from indexes so the two never compare.
+    errors = sorted(_validator(name).iter_errors(data),
+                    key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
+    return [line for error in errors for line in _describe(error, place, noun, load_schema(name))]
+
+
+def check(name: str, data: object, place: Place, error: type[Exception], noun: str = "field") -> None:
+    """Raise ``error`` listing every problem (all at once: a file with three typos needs one run, not three)."""
+    found = problems(name, data, place, noun)
+    if len(found) == 1:
+        raise error(found[0])
+    if found:
+        raise error(f"{len(found)} problems:\n" + "\n".join(f"  {line}" for line in found))
+
+
+def _describe(error: ValidationError, place: Place, noun: str, root: dict) -> list[str]:
+    path = tuple(error.absolute_path)
+    if error.validator in ("additionalProperties", "required"):
+        # The problem is about a key of the object at ``path``, not the object itself.
+        known = sorted(error.schema.get("properties", {}))
+        if error.validator == "required":
+            # One error per missing property; its message starts with that property's repr.
+            field = next(r for r in error.validator_value if error.message.startswith(repr(r)))
+            if any(_closest(key, known) == field for key in set(error.instance) - set(known)):
+                return []  # a misspelt key: its "unknown field ... did you mean" line says it all
+            sub = error.schema["properties"].get(field, {})
+            return [f"{place(path, field)}{noun} {field!r} must be {expected(sub, root)} (it is missing)"]
+        extra = sorted(set(error.instance) - set(known))
+        return [f"{place(path, key)}unknown {noun} {key!r}{_did_you_mean(key, known)}; known: {', '.join(known)}"
+                for key in extra]
+    # The last name in the path is the field; any indexes after it are items of that field.
+    names = [i for i, part in enumerate(path) if isinstance(part, str)]
+    if not names:
+        return [f"{place(path, None)}must be {expected(error.schema, root)}, got {error.instance!r}"]
+    at = names[-1]
+    field = path[at]
+    items = "".join(f" item #{i + 1}" for i in path[at + 1:])
+    got = f"got {error.instance!r}"
+    return [f"{place(path[:at], field)}{noun} {field!r}{items} must be {expected(error.schema, root)}, {got}"]
+
+
+def _closest(key: str, known: Sequence[str]) -> str | None:
+    return next(iter(difflib.get_close_matches(key, known, n=1)), None)
+
+
+def _did_you_mean(key: str, known: Sequence[str]) -> str:
+    close = _closest(key, known)
+    return f" (did you mean {close!r}?)" if close else ""
+
+
+def expected(schema: dict, root: dict) -> str:
+    """What a value of ``schema`` must be, as a noun phrase: "a non-empty string", "one of a, b"."""
+    if schema.get("$ref", "").startswith("#/"):  # the shipped schemas refer only within themselves
+        schema = _resolve(schema["$ref"], root)
+    if "enum" in schema:
+        return "one of " + ", ".join(map(str, schema["enum"]))
+    kind = schema.get("type")
+    if kind == "string":
+        pattern = schema.get("pattern")
+        if pattern and pattern != NON_BLANK:
+            return schema.get("description") or f"a string matching {pattern}"
+        return "a non-empty string" if pattern == NON_BLANK or schema.get("minLength") else "a string"
+    if kind == "integer":
+        low, high = schema.get("minimum"), schema.get("maximum")
+        return f"an integer from {low} to {high}" if low is not None and high is not None else "an integer"
+    if kind == "array":
+        items = expected(schema.get("items", {}), root)
+        of = " of " + re.sub(r"^an? ", "", items) + "s" if items.startswith(("a ", "an ")) else ""
+        return ("a non-empty list" if schema.get("minItems") else "a list") + of
+    if kind == "object":
+        return "a table"
+    return schema.get("description", "valid")
+
+
+def _resolve(ref: str, root: dict) -> dict:
+    node = root
+    for part in ref[2:].split("/"):
+        node = node[part]
+    return node
+
+
+def header_line(text: str, header: str) -> int | None:
+    """The line of a table header such as ``[runner]`` or ``[tool.harness.nightly]``."""
+    return next((n for n, line in enumerate(text.splitlines(), 1) if line.strip() == header), None)
+
+
+def key_line(text: str, key: str, start: int = 0) -> int | None:
+    """The line that sets ``key`` in the table whose header is on line ``start`` (0: the top level)."""
+    pattern = re.compile(rf"""^\s*(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*=""")
+    lines = text.splitlines()
+    for n in range(max(start, 1), len(lines) + 1):
+        line = lines[n - 1]
+        if n > start and line.lstrip().startswith("["):
+            return None  # the next table: the key is not set on a line of its own in this one
+        if pattern.match(line):
+            return n
+    return None

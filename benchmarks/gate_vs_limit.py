@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.command import BUNDLED_CATALOGUE
-from harness.mutation.children import Children
+from harness.children import Children
 from harness.mutation.copy_executor import CopyExecutor
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.runner import KnownBugRun

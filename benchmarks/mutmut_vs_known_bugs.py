@@ -23,7 +23,7 @@ import time
 
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.command import BUNDLED_CATALOGUE
-from harness.mutation.children import Children
+from harness.children import Children
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project

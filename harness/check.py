@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import inspect
 import os
-import signal
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 
 from harness import ci_annotations, exit_codes, levels
 from harness.adapter import known_capabilities, public_methods
+from harness.children import Children
 from harness.plugin import ADAPTER_ERROR, CONTRACTS_DIR, NOT_APPLICABLE, adapter_under_test, header_lines
 
 _STATUS_ORDER = ("failed", "error", "passed", NOT_APPLICABLE, "skipped")
@@ -258,11 +258,10 @@ def run_check(options: CheckOptions) -> int:
 
     set_hypothesis_home_dir(_cache_dir())
     console = _Console(options.verbose)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
+    # The owner of a bridge adapter's process: SIGINT and SIGTERM stop it (and all it started) at once,
+    # and nothing it started outlives the check, however pytest ends.
+    with Children():
         code = pytest.main([*options.pytest_args(), "-p", "no:terminal"], plugins=[console])
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     if code == pytest.ExitCode.USAGE_ERROR:
         return exit_codes.USAGE
     if code == pytest.ExitCode.INTERNAL_ERROR:
@@ -285,8 +284,3 @@ def run_check(options: CheckOptions) -> int:
         _nothing_tested(console)
         return exit_codes.NOTHING_TESTED
     return exit_codes.OK
-
-
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
-

@@ -9,7 +9,7 @@ known bug and must be killed with kind ``crash``, in memory and in a copy.
 import pytest
 
 from harness.mutation.catalogue import load_catalogue
-from harness.mutation.children import Children
+from harness.children import Children
 from harness.mutation.command import BUNDLED_CATALOGUE
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.outcome import Verdict

@@ -18,7 +18,7 @@ import pytest
 
 from harness import exit_codes
 from harness.mutation.catalogue import load_catalogue
-from harness.mutation.children import Children
+from harness.children import Children
 from harness.mutation.command import BUNDLED_CATALOGUE
 from harness.mutation.copy_executor import read_probe_output
 from harness.mutation.engine import Reply

@@ -4,17 +4,24 @@ A writer thread feeds stdin and two reader threads drain stdout and stderr, so
 neither side ever blocks on a full pipe: an adapter that stops reading cannot
 stall the harness, a chatty stderr never blocks the adapter, and a wait for a
 reply can always time out.
+
+The process belongs to the run's owner of child processes
+(:func:`harness.children.current`, the ``with Children()`` around ``harness
+check`` or a mutation run): an interrupted or stopped run kills its whole
+process group with everything else it started. Outside any such run (a plain
+pytest session, which owns its own signals) a private owner stands in, and
+pytest's own shutdown stops the adapter.
 """
 
 from __future__ import annotations
 
-import os
 import queue
 import shlex
-import signal
 import subprocess
 import threading
 from dataclasses import dataclass
+
+from harness.children import Children, current, kill_group
 
 _STDERR_KEPT = 64 * 1024  # characters of stderr kept between two takes (the newest)
 MAX_LINE = 32 * 1024 * 1024  # bytes of one stdout line; a longer one is dropped unread, so memory stays bounded
@@ -51,20 +58,18 @@ Event = Line | Oversized | Closed | Answered
 class AdapterProcess:
     """One running instance of the adapter command."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, owner: Children | None = None) -> None:
         self.command = command
+        self._owner = owner or current() or Children(handle_signals=False)
         self.events: queue.Queue[Event] = queue.Queue()
         self._stderr: list[str] = []
         self._stderr_size = 0
         self._stderr_lock = threading.Lock()
         self._outbox: queue.Queue[bytes | None] = queue.Queue()  # None: close stdin
-        # Its own session, so stopping it also stops whatever it started (a shell, npx, ...).
-        self._popen = subprocess.Popen(
-            shlex.split(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
+        # In its own session (the owner starts every child so), so stopping it also stops whatever it
+        # started (a shell, npx, ...).
+        self._popen = self._owner.start(
+            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
         self._writer = _start(self._write_stdin)
         self._stdout_reader = _start(self._read_stdout)
@@ -103,16 +108,14 @@ class AdapterProcess:
     def stop(self) -> None:
         """Close stdin (the adapter's cue to exit), then kill it if it does not."""
         self._outbox.put(None)
-        if self.exit_code(wait=_EXIT_GRACE) is None:
-            self.kill()
+        self.exit_code(wait=_EXIT_GRACE)
+        self.kill()  # still running, or gone and something it started is left in its group
 
     def kill(self) -> None:
-        if self._popen.poll() is None:
-            try:
-                os.killpg(self._popen.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        # The whole group, even when the adapter itself has exited: what it started may still run.
+        kill_group(self._popen.pid)
         self._popen.wait()
+        self._owner.done(self._popen.pid)
         self._outbox.put(None)
         # Let the readers take what the pipes still hold before closing them.
         self._stdout_reader.join(1.0)

@@ -12,7 +12,7 @@ from pathlib import Path
 import harness
 from harness import exit_codes
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
-from harness.mutation.children import Children
+from harness.children import Children
 from harness.mutation.copy_executor import CommandExecutor
 from harness.mutation.executor import ContractsExecutor, EngineNotReady
 from harness.mutation.outcome import MutantResult, Verdict

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.mutation.children import Children, exit_text, kill_group
+from harness.children import Children, exit_text, kill_group
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 READY_BUDGET = 600.0  # seconds a worker may take to import and collect the contracts

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from harness.mutation import zygote
-from harness.mutation.children import Children, exit_text, kill_group
+from harness.children import Children, exit_text, kill_group
 
 
 class ZygoteDied(Exception):

@@ -29,7 +29,7 @@ from harness.mutation.command import (
     INTERRUPTED,
     exit_code,
 )
-from harness.mutation.children import Children
+from harness.children import Children
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.outcome import MutantResult, Verdict
 from harness.mutation.progress import MutantProgress

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
-from harness.mutation.children import Children, run_child
+from harness.children import Children, run_child
 from harness.mutation.executor import HYPOTHESIS_CACHE
 from harness.mutation.workspace import Project, Workspace
 from harness.nightly import mutmut_driver

@@ -1,11 +1,16 @@
-"""The one owner of every child process a run starts: warm workers, their forks, probes, mutmut.
+"""The one owner of every child process a run starts: warm workers, their forks, probes, mutmut, bridge adapters.
 
 Each child gets its own process group (its own session), so a hung run is
 stopped with everything it started. :class:`Children` registers every group
-in flight and is used with ``with``: inside it SIGINT and SIGTERM raise
-:class:`KeyboardInterrupt` in the main thread, and on the way out, however the
-block ends, every group still registered is killed and every started process
-reaped. Nothing the run started outlives it.
+in flight and is used with ``with``: inside it the first SIGINT or SIGTERM
+kills every registered group at once and then raises :class:`KeyboardInterrupt`
+in the main thread (so a second signal, or a clean-up that waits on a child,
+cannot leave one behind), and on the way out, however the block ends, every
+group still registered is killed and every started process reaped. Nothing
+the run started outlives it.
+
+Code that starts a child far from the run that owns it (a bridge adapter,
+started by a contract inside pytest) finds that owner with :func:`current`.
 """
 
 from __future__ import annotations
@@ -32,8 +37,12 @@ def exit_text(code: int | None) -> str:
     return f"exit status {code}"
 
 
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
+_active: list[Children] = []  # the ``with Children()`` blocks this process is inside, innermost last
+
+
+def current() -> Children | None:
+    """The owner of the innermost ``with Children()`` block this process is in, if any."""
+    return _active[-1] if _active else None
 
 
 class Children:
@@ -45,15 +54,20 @@ class Children:
         self._groups: set[int] = set()
         self._procs: list[subprocess.Popen] = []
         self._saved: dict[int, object] = {}
+        self._starting = False  # the main thread is between starting a child and registering its group
+        self._signalled = False  # a signal came while it was: start() raises once the group is registered
         self.stopping = False
 
     def __enter__(self) -> Children:
         if self.handle_signals and threading.current_thread() is threading.main_thread():
             for signum in _SIGNALS:
-                self._saved[signum] = signal.signal(signum, _interrupt)
+                self._saved[signum] = signal.signal(signum, self._interrupt)
+        _active.append(self)
         return self
 
     def __exit__(self, *exc_info) -> None:
+        if self in _active:
+            _active.remove(self)
         self.stop_all()
         for proc in self._procs:
             try:
@@ -64,13 +78,28 @@ class Children:
             signal.signal(signum, handler)
         self._saved.clear()
 
+    def _interrupt(self, signum, frame) -> None:
+        if self._starting:
+            self._signalled = True  # raising now would lose a child that is started but not yet registered
+            return
+        self.stop_all()
+        raise KeyboardInterrupt
+
     def start(self, args: list[str], **kwargs) -> subprocess.Popen:
+        main = threading.current_thread() is threading.main_thread()
         with self._lock:
             if self.stopping:
                 raise KeyboardInterrupt
-            proc = subprocess.Popen(args, start_new_session=True, **kwargs)
-            self._groups.add(proc.pid)
-            self._procs = [p for p in self._procs if p.returncode is None] + [proc]
+            self._starting = main
+            try:
+                proc = subprocess.Popen(args, start_new_session=True, **kwargs)
+                self._groups.add(proc.pid)
+                self._procs = [p for p in self._procs if p.returncode is None] + [proc]
+            finally:
+                self._starting = False
+            if self._signalled:
+                self.stop_all()
+                raise KeyboardInterrupt
             return proc
 
     def adopt(self, pid: int) -> None:

@@ -4,15 +4,19 @@ A ``policy``-level contract reads its expectation from here instead of hard-codi
 it. The defaults are the decisions the incidents took; a team that decided
 otherwise sets its own value with ``--policy KEY=VALUE`` (repeatable) or in a
 ``[tool.harness.policy]`` table of the ``pyproject.toml`` in the folder the run
-starts from. The option wins over the table.
+starts from. The option wins over the table. Both are checked against
+``harness/schemas/policy.json``, which :func:`policy_schema` writes from
+:data:`POLICIES`.
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from harness.pyproject_tables import read_tool_table
+from harness.table_schema import NON_BLANK, check
 
 
 @dataclass(frozen=True)
@@ -94,38 +98,40 @@ class Policies(Mapping[str, str]):
         return ", ".join(f"{k}={v}" for k, v in sorted(changed.items())) + " (others default)"
 
 
-def _checked(key: str, value: object, where: str) -> str:
-    spec = POLICIES.get(key)
-    if spec is None:
-        raise PolicyError(f"{where}: unknown policy {key!r}; known: {', '.join(POLICIES)}")
-    if not isinstance(value, str) or not value.strip():
-        raise PolicyError(f"{where}: policy {key!r} must be a non-empty string, got {value!r}")
-    if spec.choices is not None and value not in spec.choices:
-        raise PolicyError(f"{where}: policy {key!r} is {value!r}; expected one of {', '.join(spec.choices)}")
-    return value
+def policy_schema() -> dict:
+    """The JSON Schema of ``[tool.harness.policy]``, built from :data:`POLICIES`.
+
+    ``harness/schemas/policy.json`` is this, written out (a test keeps the two
+    equal), so editors and other tools can read it without importing the harness.
+    """
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://agent-contract-harness.invalid/schemas/policy.json",
+        "title": "[tool.harness.policy] in a pyproject.toml, and --policy KEY=VALUE",
+        "$comment": "Generated from POLICIES in harness/policy.py; edit that, not this file.",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            key: {"description": spec.doc, "default": spec.default}
+            | ({"enum": list(spec.choices)} if spec.choices is not None else {"type": "string", "pattern": NON_BLANK})
+            for key, spec in POLICIES.items()
+        },
+    }
+
+
+def _flat(table: dict, prefix: str = "") -> dict:
+    """Dotted keys come back from TOML as nested tables: {"effort": {"medium": "high"}} is "effort.medium"."""
+    flat: dict = {}
+    for key, value in table.items():
+        name = f"{prefix}.{key}" if prefix else key
+        flat |= _flat(value, name) if isinstance(value, dict) else {name: value}
+    return flat
 
 
 def _from_pyproject(path: Path) -> dict[str, str]:
-    if not path.is_file():
-        return {}
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise PolicyError(f"{path}: cannot read: {exc}") from None
-    table = data.get("tool", {}).get("harness", {}).get("policy", {})
-    if not isinstance(table, dict):
-        raise PolicyError(f"{path}: [tool.harness.policy] must be a table")
-    # Dotted keys come back as nested tables: {"effort": {"medium": "high"}}.
-    flat: dict[str, str] = {}
-
-    def walk(prefix: str, value: object) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(f"{prefix}.{k}" if prefix else k, v)
-        else:
-            flat[prefix] = _checked(prefix, value, f"{path}: [tool.harness.policy]")
-
-    walk("", table)
+    found = read_tool_table(path, "policy", PolicyError)
+    flat = _flat(found.table)
+    check("policy.json", flat, found.place, PolicyError, noun="policy")
     return flat
 
 
@@ -136,5 +142,7 @@ def load_policies(options: Iterable[str], pyproject: Path) -> Policies:
         key, sep, value = option.partition("=")
         if not sep:
             raise PolicyError(f"--policy {option!r}: expected KEY=VALUE, e.g. effort.medium=high")
-        values[key.strip()] = _checked(key.strip(), value.strip(), f"--policy {option!r}")
+        given = {key.strip(): value.strip()}
+        check("policy.json", given, lambda _table, _field, o=option: f"--policy {o!r}: ", PolicyError, noun="policy")
+        values |= given
     return Policies(values)

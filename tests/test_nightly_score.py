@@ -13,8 +13,8 @@ from harness.exit_codes import MUTMUT as EXIT_MUTMUT
 from harness.exit_codes import first as _first
 from harness.nightly.score import (
     MUTMUT_STATUS,
-    Thresholds,
     ThresholdError,
+    Thresholds,
     load_thresholds,
     report_status,
     score,
@@ -90,19 +90,19 @@ def test_the_repository_sets_a_break_threshold() -> None:
 @pytest.mark.parametrize(
     ("table", "message"),
     [
-        ("high = 120", "high must be an integer from 0 to 100, got 120"),
-        ("break = '90'", "break must be an integer from 0 to 100, got '90'"),
-        ("high = 50\nlow = 60", "low (60) must not exceed high (50)"),
-        ("brake = 90", "unknown key(s) ['brake']"),
+        ("high = 120", ":3: [tool.harness.nightly]: field 'high' must be an integer from 0 to 100, got 120"),
+        ("break = '90'", ":3: [tool.harness.nightly]: field 'break' must be an integer from 0 to 100, got '90'"),
+        ("break = 90.0", ":3: [tool.harness.nightly]: field 'break' must be an integer from 0 to 100, got 90.0"),
+        ("high = 50\nlow = 60", ":4: [tool.harness.nightly]: low (60) must not exceed high (50)"),
+        ("brake = 90", ":3: [tool.harness.nightly]: unknown field 'brake' (did you mean 'break'?); known: break, high, low"),
     ],
 )
-def test_malformed_thresholds_name_the_problem(tmp_path: Path, table: str, message: str) -> None:
+def test_malformed_thresholds_name_the_file_line_table_and_field(tmp_path: Path, table: str, message: str) -> None:
     pyproject = tmp_path / "pyproject.toml"
-    pyproject.write_text(f"[tool.harness.nightly]\n{table}\n")
+    pyproject.write_text(f"[project]\n[tool.harness.nightly]\n{table}\n")
     with pytest.raises(ThresholdError) as excinfo:
         load_thresholds(pyproject)
-    assert message in str(excinfo.value)
-    assert "[tool.harness.nightly]" in str(excinfo.value)
+    assert str(excinfo.value) == f"{pyproject}{message}"
 
 
 def test_exit_precedence() -> None:

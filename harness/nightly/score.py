@@ -15,11 +15,13 @@ directory the command runs from::
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from harness.pyproject_tables import read_tool_table
+from harness.table_schema import check
 
 # mutmut's status names (mutmut.stats.status_by_exit_code) in the report schema's terms.
 MUTMUT_STATUS = {
@@ -103,24 +105,16 @@ class Thresholds:
 
 
 def load_thresholds(pyproject: Path) -> Thresholds:
-    """``[tool.harness.nightly]`` from ``pyproject``; the defaults when the file or table is absent."""
-    if not pyproject.is_file():
-        return Thresholds()
-    try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ThresholdError(f"{pyproject}: not valid TOML: {exc}") from exc
-    table = data.get("tool", {}).get("harness", {}).get("nightly", {})
-    where = f"{pyproject}: [tool.harness.nightly]"
-    unknown = sorted(set(table) - {"high", "low", "break"})
-    if unknown:
-        raise ThresholdError(f"{where}: unknown key(s) {unknown}; known: break, high, low")
+    """``[tool.harness.nightly]`` from ``pyproject``; the defaults when the file or table is absent.
+
+    Its shape is ``harness/schemas/nightly.json``; the order of the two bands is checked here.
+    """
+    found = read_tool_table(pyproject, "nightly", ThresholdError)
+    check("nightly.json", found.table, found.place, ThresholdError)
+    table = found.table
     values = {"high": table.get("high", Thresholds.high), "low": table.get("low", Thresholds.low)}
     if "break" in table:
         values["break_at"] = table["break"]
-    for key, value in values.items():
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
-            raise ThresholdError(f"{where}: {key.replace('_at', '')} must be an integer from 0 to 100, got {value!r}")
     if values["low"] > values["high"]:
-        raise ThresholdError(f"{where}: low ({values['low']}) must not exceed high ({values['high']})")
+        raise ThresholdError(f"{found.place((), 'low')}low ({values['low']}) must not exceed high ({values['high']})")
     return Thresholds(**values)

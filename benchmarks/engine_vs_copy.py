@@ -35,8 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.mutation.catalogue import load_catalogue
 from harness.children import Children
+from harness.mutation.catalogue import load_catalogue
 from harness.mutation.copy_executor import CopyExecutor
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.inmemory import SWAP

@@ -24,10 +24,10 @@ import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from harness.children import Children
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.command import BUNDLED_CATALOGUE
-from harness.children import Children
-from harness.mutation.copy_executor import CopyExecutor
+from harness.mutation.copy_executor import CopyExecutor, Selection
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project, Workspace
@@ -36,7 +36,7 @@ from harness.mutation.workspace import Project, Workspace
 def limit_seconds(project: Project, executor: CopyExecutor, mutants, jobs: int) -> float:
     def unpatched(mutant) -> float:
         with Workspace(project, f"limit-{mutant.id}") as ws:
-            return executor.run(ws, list(mutant.contracts), None, None, None).wall
+            return executor.run(ws, Selection(list(mutant.contracts)), None).wall
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return sum(pool.map(unpatched, mutants)) / jobs

@@ -240,3 +240,14 @@ def test_nightly_known_bug_phase_ends_its_workers_before_mutmut():
         assert results[0].verdict is Verdict.KILLED
         assert not children.running(), "the known-bug phase left warm workers for the mutmut phase"
 
+
+
+def test_a_worker_that_dies_before_it_is_ready_is_described_by_the_end_of_its_output(tmp_path):
+    from harness.mutation.engine import Worker, WorkerDied
+
+    with Children() as children:
+        worker = Worker(children, tmp_path / "no-such-spec.json", tmp_path, dict(os.environ), tmp_path / "w.log")
+        with pytest.raises(WorkerDied) as died:
+            worker.wait_ready(budget=60)
+    assert "exit status 1" in str(died.value)
+    assert "FileNotFoundError" in str(died.value) and "no-such-spec.json" in str(died.value), str(died.value)

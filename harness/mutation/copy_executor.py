@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import harness.contracts
@@ -66,6 +67,15 @@ def contract_args(profile: str, adapter: str | None) -> list[str]:
     ]
 
 
+@dataclass(frozen=True)
+class Selection:
+    """What one run in a copy covers: the contracts (None: all) and, for a mutant, the patched file and lines."""
+
+    contracts: list[str] | None
+    target: str | None = None
+    lines: tuple[int, int] | None = None
+
+
 class PerCopyExecutor:
     """A fresh copy of the project for the baseline and for every mutant."""
 
@@ -81,14 +91,15 @@ class PerCopyExecutor:
 
     def baseline(self, contracts: list[str] | None, budget: float | None) -> RunOutcome:
         with Workspace(self.project, "baseline") as ws:
-            return self.run(ws, contracts, None, None, budget)
+            return self.run(ws, Selection(contracts), budget)
 
     def mutant(self, mutant: Mutant, patch: AppliedPatch, budget: float | None) -> RunOutcome:
         with Workspace(self.project, mutant.id) as ws:
             ws.write(mutant.file, patch.text)
-            return self.run(ws, list(mutant.contracts), mutant.file, (patch.first_line, patch.last_line), budget)
+            selection = Selection(list(mutant.contracts), mutant.file, (patch.first_line, patch.last_line))
+            return self.run(ws, selection, budget)
 
-    def run(self, workspace: Workspace, contracts, target, lines, timeout) -> RunOutcome:
+    def run(self, workspace: Workspace, selection: Selection, timeout: float | None) -> RunOutcome:
         raise NotImplementedError
 
     def close(self) -> None:
@@ -115,15 +126,9 @@ class CopyExecutor(PerCopyExecutor):
             return workspace.root / CONTRACTS_SUBDIR
         return INSTALLED_CONTRACTS
 
-    def run(
-        self,
-        workspace: Workspace,
-        contracts: list[str] | None,
-        target: str | None,
-        lines: tuple[int, int] | None,
-        timeout: float | None,
-    ) -> RunOutcome:
+    def run(self, workspace: Workspace, selection: Selection, timeout: float | None) -> RunOutcome:
         contracts_dir = self.contracts_dir(workspace)
+        contracts, target, lines = selection.contracts, selection.target, selection.lines
         targets = [str(contracts_dir / c) for c in contracts] if contracts else [str(contracts_dir)]
         out = workspace.root / ".harness-probe.json"
         spec = {
@@ -194,14 +199,7 @@ class CommandExecutor(PerCopyExecutor):
         self.children = children
         self.config = runner
 
-    def run(
-        self,
-        workspace: Workspace,
-        contracts: list[str] | None,
-        target: str | None,
-        lines: tuple[int, int] | None,
-        timeout: float | None,
-    ) -> RunOutcome:
+    def run(self, workspace: Workspace, selection: Selection, timeout: float | None) -> RunOutcome:
         env = {**os.environ, "CI": "true"}
         timed_out, tail, wall, status = run_child(
             self.children, ["/bin/sh", "-c", self.config.command], workspace.root, env, timeout
@@ -218,15 +216,15 @@ class CommandExecutor(PerCopyExecutor):
         except JUnitError as exc:
             outcome.collection_errors = [f"{exc} (the test command ended with {status})" + _ends(tail)]
             return outcome
-        if contracts:
-            tests = {t: e for t, e in tests.items() if any(matches(t, c) for c in contracts)}
+        if selection.contracts:
+            tests = {t: e for t, e in tests.items() if any(matches(t, c) for c in selection.contracts)}
         outcome.tests = tests
-        if target:
+        if selection.target:
             try:
                 statements, executed = read_line_coverage(
                     workspace.root / self.config.coverage,
                     self.config.coverage_format,
-                    workspace.root / target,
+                    workspace.root / selection.target,
                     workspace.root,
                 )
             except CoverageFileError as exc:

@@ -3,7 +3,9 @@
 Every worker and every fork it makes is registered with :class:`Children`,
 the one owner of the run's processes: a fork that runs past its budget is
 killed with its whole process group, a worker that dies is replaced, and an
-interrupted run stops them all.
+interrupted run stops them all. What this side shares with the worker it
+imports from the worker script, never the reverse: the worker imports nothing
+from ``harness``, so that it loads the project copy's.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.children import Children, exit_text, kill_group
+from harness.mutation.worker import read_tail
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 READY_BUDGET = 600.0  # seconds a worker may take to import and collect the contracts
-TAIL = 4000
 
 
 class WorkerDied(Exception):
@@ -46,16 +48,6 @@ class Reply:
     tail: str = ""
     wall: float = 0.0
     pid: int = 0
-
-
-def _tail(path: Path) -> str:
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - TAIL))
-            return f.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 class Worker:
@@ -98,7 +90,7 @@ class Worker:
         except subprocess.TimeoutExpired:
             code = None
         self.close()
-        tail = _tail(self.log).strip()
+        tail = read_tail(self.log).strip()
         return WorkerDied(f"the warm worker (pid {self.pid}) died {what} ({exit_text(code)})"
                           + (f"; its output ends:\n{tail}" if tail else ""))
 
@@ -131,7 +123,7 @@ class Worker:
                 self.close()
                 error = message.get("error", "")
                 if message.get("output"):  # pytest stopped before the worker was ready: what it printed says why
-                    lines = [line for line in _tail(self.log).splitlines() if line.strip()]
+                    lines = [line for line in read_tail(self.log).splitlines() if line.strip()]
                     errors = [line.removeprefix("ERROR: ") for line in lines if line.startswith("ERROR:")]
                     error = "\n".join(errors or lines[-15:]) or error
                 raise WorkerNotReady(message.get("kind", "collection"), error)

@@ -68,7 +68,8 @@ def _read_all(fd: int) -> bytes:
         parts.append(chunk)
 
 
-def _tail(path: Path) -> str:
+def read_tail(path: Path) -> str:
+    """The last :data:`TAIL` characters of a file (a worker's log, a fork's output); empty when unreadable."""
     try:
         with open(path, "rb") as f:
             f.seek(0, os.SEEK_END)
@@ -238,7 +239,7 @@ class WorkerPlugin:
                 result = None
         if result is None:  # it died: its exit status and what it printed are the report
             _, status = os.waitpid(pid, 0)
-            tail = _tail(log)
+            tail = read_tail(log)
             shutil.rmtree(scratch, ignore_errors=True)
             _send(self.reply_fd, {"exit": os.waitstatus_to_exitcode(status), "result": None, "tail": tail})
             return

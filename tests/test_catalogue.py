@@ -66,14 +66,14 @@ def test_bad_entry_names_file_line_entry_and_field(tmp_path, edit, message, line
 def test_every_problem_is_listed_at_once_in_file_order(tmp_path):
     path = tmp_path / "mutants.toml"
     entries = [GOOD.replace('id = "one"', f'id = "e{n}"') for n in range(11)]
-    entries[1] = entries[1].replace('title = "t"', "title = 1")
+    entries[2] = entries[2].replace('title = "t"', "title = 1")  # #3 sorts before #11, not after
     entries[10] = entries[10].replace("contracts", "contract").replace('find = "a"\n', "")
     path.write_text("".join(entries))
     with pytest.raises(CatalogueError) as info:
         load_catalogue(path)
     lines = str(info.value).splitlines()
     assert lines[0] == "3 problems:", info.value
-    assert "#2 ('e1'): field 'title'" in lines[1]
+    assert "#3 ('e2'): field 'title'" in lines[1]
     # A misspelt key is one problem, not "unknown" plus "missing".
     last = " ".join(lines[2:])
     assert "#11 ('e10'): unknown field 'contract' (did you mean 'contracts'?)" in last

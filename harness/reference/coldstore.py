@@ -7,16 +7,15 @@ it back into a different field, and merged the model would read its own chain
 of thought as something it said. A block's id is a hash of the event's place
 in the store, its timestamp, the block's role and its position among that
 role's blocks (two events may share a timestamp: rounds persisted within one
-clock tick); loading derives the ids again from the record and reads each
-block by id. The timestamp is normalized before any id is computed, and the
-record keeps the normalized value, so writer and reader always hash the same
-number.
+clock tick, or several events whose clock was never set and reads zero);
+loading derives the ids again from the record and reads each block by id. The
+record keeps the timestamp exactly as the event had it, zero included, so
+writer and reader always hash the same number.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 
 from harness.reference.context import ContextEvent, ToolResult
@@ -29,27 +28,12 @@ def block_id(event: int, timestamp: float, role: str, position: int) -> str:
     return hashlib.sha256(f"{event}|{timestamp!r}|{role}|{position}".encode()).hexdigest()[:24]  # pragma: no mutate (out of scope: block-id length)
 
 
-def normalized_timestamp(event: ContextEvent) -> float:
-    """The event's timestamp, or for a zero one a value derived from the event itself."""
-    if event.timestamp:
-        return event.timestamp
-    return _derived_timestamp(event)
-
-
-def _derived_timestamp(event: ContextEvent) -> float:
-    # Never the current time: the same event must hash to the same ids on every
-    # write. The value lies in (0, 1), before every real clock reading, as zero did.
-    body = {key: value for key, value in event.to_json().items() if key != "timestamp"}  # pragma: no mutate (out of scope: derived-timestamp formula)
-    digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).digest()  # pragma: no mutate (out of scope: derived-timestamp formula)
-    return (int.from_bytes(digest[:6], "big") + 1) / 2**49  # pragma: no mutate (out of scope: derived-timestamp formula)
-
-
 def store(events: list[ContextEvent]) -> dict:
     """Events to a plain-JSON cold store ``{"events": [record], "blocks": [block]}``."""
     records: list[dict] = []
     blocks: list[dict] = []
     for number, event in enumerate(events):
-        stamp = normalized_timestamp(event)
+        stamp = event.timestamp
         records.append(
             {
                 "timestamp": stamp,

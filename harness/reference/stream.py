@@ -1,9 +1,11 @@
 """The reference stream parser: an OpenAI-compatible SSE body to the neutral response.
 
 Strict on shape: any event it cannot read fully raises :class:`StreamError`
-naming the event, rather than losing part of the answer. Only choice 0 is read;
-a choice with another index means the request asked for ``n > 1``, which the
-neutral response cannot carry, so it is refused too.
+naming the event, rather than losing part of the answer. The shape each chunk
+must have is one JSON Schema (``_CHUNK``), so the checks and the fields they
+name live in one place. Only choice 0 is read; a choice with another index
+means the request asked for ``n > 1``, which the neutral response cannot carry,
+so it is refused too.
 """
 
 from __future__ import annotations
@@ -12,10 +14,53 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from jsonschema import Draft202012Validator, validators
+
 from harness.reference.accumulator import ToolCallAccumulator
 from harness.reference.sse import StreamError, iter_events
 
 __all__ = ["StreamError", "parse_stream"]
+
+
+_TEXT = {"type": ["string", "null"]}
+_INDEX = {"type": ["integer", "null"]}
+_FRAGMENT = {
+    "type": "object",
+    "properties": {
+        "index": _INDEX,
+        "id": _TEXT,
+        "function": {
+            "type": ["object", "null"],
+            "properties": {"name": _TEXT, "arguments": {"type": ["string", "object", "null"]}},
+        },
+    },
+}
+_DELTA = {
+    "type": ["object", "null"],
+    "properties": {
+        "content": _TEXT,
+        "reasoning_content": _TEXT,
+        "tool_calls": {"type": ["array", "null"], "items": _FRAGMENT},
+    },
+}
+_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "usage": {"type": ["object", "null"]},
+        "choices": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"index": _INDEX, "finish_reason": _TEXT, "delta": _DELTA},
+            },
+        },
+    },
+}
+# JSON Schema counts 1.0 as an integer; an index is a JSON integer literal, and bool is never one.
+_STRICT_TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)
+)
+_CHUNK = validators.extend(Draft202012Validator, type_checker=_STRICT_TYPES)(_SCHEMA)
 
 
 @dataclass(frozen=True)
@@ -59,85 +104,38 @@ def _load(event: _Event) -> dict[str, Any]:
         chunk = json.loads(event.data)
     except (ValueError, RecursionError) as exc:
         raise event.error(f"not JSON ({type(exc).__name__})") from None  # pragma: no mutate (out of scope: error wording)
-    if not isinstance(chunk, dict):
-        raise event.error("the chunk is not a JSON object")  # pragma: no mutate (out of scope: error wording)
+    problem = next(_CHUNK.iter_errors(chunk), None)
+    if problem is not None:
+        raise event.error(f"{problem.json_path}: {problem.message}")
     return chunk
 
 
 def _take_chunk(event: _Event, chunk: dict[str, Any], response: _Response) -> None:
     if chunk.get("error") is not None:
-        raise event.error("the provider reported an error inside the stream")
+        raise event.error("the provider reported an error inside the stream")  # pragma: no mutate (out of scope: error wording)
     usage = chunk.get("usage")
     if usage is not None:
-        if not isinstance(usage, dict):
-            raise event.error("'usage' is not an object")  # pragma: no mutate (out of scope: error wording)
         response.usage = usage
     # A usage-only chunk has "choices": [] (some providers leave the key out).
     choices = chunk.get("choices", [])
-    if not isinstance(choices, list):
-        raise event.error("'choices' is not a list")  # pragma: no mutate (out of scope: error wording)
     for choice in choices:
         _take_choice(event, choice, response)
 
 
-def _take_choice(event: _Event, choice: Any, response: _Response) -> None:
-    if not isinstance(choice, dict):
-        raise event.error("a choice is not an object")  # pragma: no mutate (out of scope: error wording)
+def _take_choice(event: _Event, choice: dict[str, Any], response: _Response) -> None:
     index = choice.get("index")
-    if index is not None and not _is_int(index):  # pragma: no mutate (out of scope: a choice without index)
-        raise event.error("a choice 'index' is not an integer")  # pragma: no mutate (out of scope: error wording)
     if index not in (None, 0):
         raise event.error(f"choice index {index}: only choice 0 is read (n > 1 is not supported)")  # pragma: no mutate (out of scope: error wording)
     finish_reason = choice.get("finish_reason")
     if finish_reason is not None:
-        if not isinstance(finish_reason, str):
-            raise event.error("'finish_reason' is not a string")  # pragma: no mutate (out of scope: error wording)
         response.finish_reason = finish_reason
     delta = choice.get("delta")
     if delta is None:
         return
-    if not isinstance(delta, dict):
-        raise event.error("'delta' is not an object")  # pragma: no mutate (out of scope: error wording)
     for key, parts in (("content", response.content), ("reasoning_content", response.reasoning)):
         text = delta.get(key)
-        if text is not None and not isinstance(text, str):
-            raise event.error(f"delta '{key}' is neither a string nor null")  # pragma: no mutate (out of scope: error wording)
         if text:
             parts.append(text)
     fragments = delta.get("tool_calls")
-    if fragments is None:
-        return
-    if not isinstance(fragments, list):
-        raise event.error("delta 'tool_calls' is not a list")  # pragma: no mutate (out of scope: error wording)
-    for fragment in fragments:
-        _check_fragment(event, fragment)
-    response.tool_calls.add(fragments)
-
-
-def _check_fragment(event: _Event, fragment: Any) -> None:
-    if not isinstance(fragment, dict):
-        raise event.error("a tool_calls entry is not an object")  # pragma: no mutate (out of scope: error wording)
-    index = fragment.get("index")
-    if index is not None and not _is_int(index):
-        raise event.error("a tool call 'index' is not an integer")  # pragma: no mutate (out of scope: error wording)
-    _check_optional_str(event, fragment, "id")
-    function = fragment.get("function")
-    if function is None:
-        return
-    if not isinstance(function, dict):
-        raise event.error("a tool call 'function' is not an object")  # pragma: no mutate (out of scope: error wording)
-    _check_optional_str(event, function, "name")
-    arguments = function.get("arguments")
-    if arguments is not None and not isinstance(arguments, (str, dict)):
-        raise event.error("a tool call 'arguments' is neither a string, an object nor null")  # pragma: no mutate (out of scope: error wording)
-
-
-def _check_optional_str(event: _Event, obj: dict[str, Any], key: str) -> None:
-    value = obj.get(key)
-    if value is not None and not isinstance(value, str):
-        raise event.error(f"a tool call {key!r} is neither a string nor null")  # pragma: no mutate (out of scope: error wording)
-
-
-def _is_int(value: Any) -> bool:
-    # JSON true/false decode to bool, which Python counts as int.
-    return isinstance(value, int) and not isinstance(value, bool)
+    if fragments is not None:
+        response.tool_calls.add(fragments)

@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from harness.report_html import render_html
+from harness.report.html import render_html
 
 _CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 _OFFLINE = ["--headless", "--no-sandbox", "--disable-gpu", "--proxy-server=127.0.0.1:9", "--no-first-run",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import ci_annotations, exit_codes, levels
+from harness import ci_annotations, exit_codes, levels, markdown
 from harness.adapter import known_capabilities, public_methods
 from harness.children import Children
 from harness.plugin import ADAPTER_ERROR, CONTRACTS_DIR, NOT_APPLICABLE, adapter_under_test, header_lines
@@ -197,18 +197,18 @@ def _summary(results: list[ContractResult]) -> None:
 
 
 def _markdown(results: list[ContractResult], header: list[str]) -> str:
-    lines = ["# harness check", "", *(f"- {line}" for line in header), "",
-             "| level | capability | passed | failed | error | not applicable |", "|---|---|---|---|---|---|"]
-    for level, capability, members in _groups(results):
-        counts = Counter(r.status for r in members)
-        lines.append(f"| {level} | {capability} | {counts['passed']} | {counts['failed']} | {counts['error']} "
-                     f"| {counts[NOT_APPLICABLE]} |")
+    lines = ["# harness check", "", *(f"- {line}" for line in header), ""]
+    columns = ("passed", "failed", "error", NOT_APPLICABLE)
+    counted = ((level, capability, Counter(r.status for r in members)) for level, capability, members in _groups(results))
+    lines += markdown.table(
+        ("level", "capability", "passed", "failed", "error", "not applicable"),
+        ((level, capability, *(str(counts[c]) for c in columns)) for level, capability, counts in counted),
+    )
     bad = _failing(results)
     if bad:
-        lines += ["", "| status | level | capability | contract | message |", "|---|---|---|---|---|"]
-        for r in bad:
-            first = (r.lines[0] if r.lines else "").replace("|", "\\|")[:200]
-            lines.append(f"| {r.status} | {r.level} | {r.capability} | `{r.nodeid}` | {first} |")
+        rows = ((r.status, r.level, r.capability, markdown.code(r.nodeid), markdown.cell((r.lines or [""])[0][:200]))
+                for r in bad)
+        lines += ["", *markdown.table(("status", "level", "capability", "contract", "message"), rows)]
     return "\n".join(lines) + "\n"
 
 

@@ -1,4 +1,8 @@
-"""Under GitHub Actions, failures become annotations on the adapter's file and line, and the job gets a summary."""
+"""Under GitHub Actions, failures become annotations on a file and line, and the job gets a summary.
+
+``harness check`` annotates a failing contract on the adapter's line; ``harness
+mutate``/``gate``/``nightly`` annotate each mutant not killed on its patched line.
+"""
 
 import os
 import subprocess
@@ -6,6 +10,7 @@ import sys
 from pathlib import Path
 
 from harness import ci_annotations
+from test_foreign_runner import CALC, RUNNER, TEST_CALC
 
 TESTS = Path(__file__).parent
 
@@ -58,3 +63,44 @@ def test_workflow_command_escaping():
         "::error file=a%2Cb%3Ac.py,line=3,title=t%3A x::50%25 done%0Anext"
     )
     assert ci_annotations.error("plain") == "::error::plain"
+
+
+# The foreign project's known bug (killed), and a second bug its test cannot tell from the original (survives).
+SURVIVOR = """
+[[mutant]]
+id = "empty-start"
+title = "each call starts from an empty string written another way"
+file = "calc.py"
+find = '    calls.setdefault(index, "")'
+replace = '    calls.setdefault(index, "" + "")'
+contracts = ["test_pieces_join_by_index"]
+"""
+
+
+def test_mutate_annotates_each_mutant_not_killed_on_its_patched_line(tmp_path):
+    (tmp_path / "calc.py").write_text(CALC)
+    (tmp_path / "test_calc.py").write_text(TEST_CALC)
+    (tmp_path / "mutants.toml").write_text(RUNNER.format(python=sys.executable) + SURVIVOR)
+    for args in (["init", "-q"], ["add", "calc.py", "test_calc.py", "mutants.toml"]):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True)
+    summary = tmp_path / "step-summary.md"
+    summary.write_text("## an earlier step\n")
+    env = {**os.environ, "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary),
+           "GITHUB_WORKSPACE": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-m", "harness", "mutate", "--config", str(tmp_path / "mutants.toml"),
+                          "--jobs", "1", "--report-dir", str(tmp_path / "reports")],
+                         capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    assert run.returncode == 3, run.stdout + run.stderr
+    annotations = [line for line in run.stdout.splitlines() if line.startswith("::error")]
+    assert len(annotations) == 1, run.stdout
+    line = next(n for n, text in enumerate(CALC.splitlines(), 1) if 'calls.setdefault(index, "")' in text)
+    assert annotations[0].startswith(
+        f"::error file=calc.py,line={line},title=survived%3A empty-start::survived: the patched lines ran under "
+    ), annotations
+    assert "%0Aeach call starts from an empty string written another way" in annotations[0]
+    text = summary.read_text()
+    # Appended after what earlier steps wrote, and the same Markdown as the report directory's summary.md.
+    assert text.startswith("## an earlier step\n## Known bugs: 1/2 killed\n"), text
+    assert text.removeprefix("## an earlier step\n") == (tmp_path / "reports" / "summary.md").read_text() + "\n"
+    assert "| `empty-start` | survived | calc.py:2 |" in text and "| `by-position` | killed (assertion) |" in text
+    assert (tmp_path / "reports" / "mutation-report.html").exists()

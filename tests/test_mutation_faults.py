@@ -23,8 +23,7 @@ from harness.mutation.command import BUNDLED_CATALOGUE
 from harness.mutation.copy_executor import read_probe_output
 from harness.mutation.engine import Reply
 from harness.mutation.executor import ContractsExecutor
-from harness.mutation.outcome import Mutant, MutantResult, RunOutcome, Verdict
-from harness.mutation.report_junit import write_junit
+from harness.mutation.outcome import Mutant, RunOutcome, Verdict
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project
 from test_mutation_adapter import EXAMPLE, SPEC, _git_project
@@ -219,15 +218,6 @@ def test_the_per_mutant_budget_never_limits_the_baseline(tmp_path):
         (result,) = run.run([mutant], run.baseline(), lambda r: None)
     assert executor.budgets == [("baseline", 77.0), ("m", 2.0)]
     assert result.verdict is Verdict.TIMEOUT and "2.0s" in result.reason
-
-
-def test_the_junit_suite_time_is_the_runs_wall_time_not_a_sum_over_jobs(tmp_path):
-    mutant = Mutant("m", "t", "", "f.py", "a", "b", ("c",))
-    results = [MutantResult(mutant, Verdict.KILLED, "why", duration=d) for d in (3.0, 4.0, 5.0)]
-    write_junit(results, tmp_path / "a.xml", wall=6.5)
-    write_junit(results, tmp_path / "b.xml")
-    assert 'time="6.500"' in (tmp_path / "a.xml").read_text().split("<testcase")[0]
-    assert 'time="5.000"' in (tmp_path / "b.xml").read_text().split("<testcase")[0]
 
 
 def test_nightly_known_bug_phase_ends_its_workers_before_mutmut():

@@ -227,10 +227,9 @@ def test_reports_of_a_real_run_are_schema_valid_and_junit_readable(verdicts, tmp
     import json
     import xml.etree.ElementTree as ET
 
-    from harness.mutation.reports import write_reports
-    from test_reports import _validator
+    from test_reports import _validator, write
 
-    written = write_reports(list(verdicts.values()), tmp_path)
+    written = write(list(verdicts.values()), tmp_path)
     report = json.loads(written["json"].read_text())
     _validator().validate(report)
     mutants = {m["id"]: m for f in report["files"].values() for m in f["mutants"]}

@@ -15,8 +15,9 @@ from harness.mutation.outcome import Position
 from harness.mutation.workspace import Project
 from harness.nightly.locate import offset
 from harness.nightly.mutmut_run import run_mutmut
-from harness.nightly.report import all_mutants, build_nightly_report, merge_reports
-from harness.nightly.score import Thresholds
+from harness.report.merge import merge_reports
+from harness.report.model import mutants as all_mutants
+from harness.report.stryker_json import build_report
 
 SLICE = ("harness/reference/distill.py",)
 CONTRACTS = ("harness/contracts/test_vector_text.py", "harness/contracts/test_distillation_order.py")
@@ -27,7 +28,7 @@ def test_two_real_shards_merge_into_every_mutant_of_the_slice() -> None:
         spec: run_mutmut(Project.bundled(), Children(), 1, spec, only=SLICE, contracts=CONTRACTS, say=lambda _: None)
         for spec in ("1/2", "2/2")
     }
-    reports = [build_nightly_report([], run, Thresholds(), {"shard": spec}) for spec, run in runs.items()]
+    reports = [build_report([], run, run={"shard": spec}) for spec, run in runs.items()]
     merged = all_mutants(merge_reports(reports))
     ids = [m["id"] for _, m in merged]
     total = runs["1/2"].total

@@ -1,4 +1,4 @@
-"""The nightly report: schema-valid JSON with both kinds of mutant, shard merge, HTML, Markdown, JUnit."""
+"""The nightly report: schema-valid JSON with both kinds of mutant, shard merge, HTML, Markdown, JUnit, console."""
 
 from __future__ import annotations
 
@@ -14,13 +14,17 @@ from harness.cli import main
 from harness.mutation.outcome import Mutant, MutantResult, Position, Verdict
 from harness.mutation.runner import shard
 from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
-from harness.nightly.digest import digest
 from harness.nightly.equivalents import parse_exemptions
 from harness.nightly.mutmut_driver import select
 from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
-from harness.nightly.outputs import REPORT_FILES, write_outputs
-from harness.nightly.report import ReportError, all_mutants, build_nightly_report, load_report, merge_reports
 from harness.nightly.score import Thresholds
+from harness.report.console import render_console
+from harness.report.digest import digest
+from harness.report.files import REPORT_FILES, write_reports
+from harness.report.github import annotations
+from harness.report.merge import merge_reports
+from harness.report.model import mutants as all_mutants
+from harness.report.stryker_json import ReportError, build_report, load_report
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "mutation-testing-report-schema.json").read_text("utf-8"))
 FILE = "harness/reference/demo.py"
@@ -72,7 +76,13 @@ KNOWN = [_known("upper-dropped", Verdict.KILLED), _known("lower-case", Verdict.K
 
 def _report(known: list[MutantResult], mutmut: list[MutmutMutant], shard_spec: str | None = None) -> dict:
     run = MutmutRun(mutants=mutmut, total=len(MUTMUT), sources={FILE: SOURCE}, exemptions=EXEMPTIONS)
-    return build_nightly_report(known, run, THRESHOLDS, {"shard": shard_spec, "seed": 7, "equivalent_mutants": 3})
+    return build_report(known, run, thresholds=THRESHOLDS,
+                        run={"shard": shard_spec, "seed": 7, "equivalent_mutants": 3, "mutmut_mutants": len(MUTMUT)})
+
+
+def write_outputs(report: dict, thresholds: Thresholds, report_dir: Path) -> dict[str, Path]:
+    """Every report file, as ``harness nightly --report-dir`` writes them."""
+    return write_reports(report, digest(report, thresholds), report_dir)
 
 
 def _validate(report: dict) -> None:
@@ -111,7 +121,8 @@ def test_known_bugs_and_mutmut_mutants_side_by_side_in_a_valid_report() -> None:
     )
     tests = {"tests": [{"id": CONTRACT, "name": "test_decode"}]}
     assert report["testFiles"] == {"harness/contracts/test_demo.py": tests}
-    assert report["config"]["harness-nightly"]["runs"] == [{"shard": None, "seed": 7, "equivalent_mutants": 3}]
+    assert report["config"]["harness"]["runs"] == [
+        {"shard": None, "seed": 7, "equivalent_mutants": 3, "mutmut_mutants": 6}]
 
 
 def test_the_plain_score_counts_the_out_of_scope_mutants_and_shows_them_beside() -> None:
@@ -146,7 +157,7 @@ def test_two_shard_reports_merged_equal_one_unsharded_run() -> None:
     merged = merge_reports(shards)
     _validate(merged)
     assert _content(merged) == _content(_report(KNOWN, MUTMUT))
-    assert [r["shard"] for r in merged["config"]["harness-nightly"]["runs"]] == ["1/2", "2/2"]
+    assert [r["shard"] for r in merged["config"]["harness"]["runs"]] == ["1/2", "2/2"]
 
 
 def test_merge_deduplicates_by_id() -> None:
@@ -162,7 +173,7 @@ def test_merge_refuses_a_mutant_with_two_verdicts(tmp_path: Path, monkeypatch: p
         merge_reports([killed, survived], ["A", "B"])
     inputs = []
     for n, report in enumerate((killed, survived)):
-        paths, _ = write_outputs(report, THRESHOLDS, tmp_path / str(n))
+        paths = write_outputs(report, THRESHOLDS, tmp_path / str(n))
         inputs.append(str(paths["json"]))
     monkeypatch.chdir(tmp_path)
     assert main(["report", "merge", *inputs, "-o", "merged"]) == 2
@@ -171,7 +182,7 @@ def test_merge_refuses_a_mutant_with_two_verdicts(tmp_path: Path, monkeypatch: p
 
 def test_merged_thresholds_come_from_the_pyproject_where_merge_runs(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    paths, _ = write_outputs(_report(KNOWN, MUTMUT), Thresholds(high=80, low=60), tmp_path / "in")
+    paths = write_outputs(_report(KNOWN, MUTMUT), Thresholds(high=80, low=60), tmp_path / "in")
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.harness.nightly]\nhigh = 97\nlow = 91\n")
     main(["report", "merge", str(paths["json"]), "-o", "merged"])
@@ -193,7 +204,7 @@ def test_report_merge_command_writes_every_file_and_exits_by_the_threshold(
 ) -> None:
     inputs = []
     for spec in ("1/2", "2/2"):
-        paths, _ = write_outputs(_report(*_slices(spec), shard_spec=spec), THRESHOLDS, tmp_path / spec[0])
+        paths = write_outputs(_report(*_slices(spec), shard_spec=spec), THRESHOLDS, tmp_path / spec[0])
         inputs.append(str(paths["json"]))
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.harness.nightly]\nbreak = 90\n")
@@ -206,7 +217,7 @@ def test_report_merge_command_writes_every_file_and_exits_by_the_threshold(
 
 @pytest.fixture
 def written(tmp_path: Path) -> dict[str, Path]:
-    return write_outputs(_report(KNOWN, MUTMUT), THRESHOLDS, tmp_path / "reports")[0]
+    return write_outputs(_report(KNOWN, MUTMUT), THRESHOLDS, tmp_path / "reports")
 
 
 def test_html_is_the_standard_viewer_with_the_report_inlined(written: dict[str, Path]) -> None:
@@ -229,7 +240,24 @@ def test_summary_lists_each_gap_with_its_diff(written: dict[str, Path]) -> None:
     assert "| `harness.reference.demo.x_decode__mutmut_3` | harness/reference/demo.py:2 |" in text
     assert "callers treat both as no value" in text.split("### Out of scope: 1 mutants (counted in the score)", 1)[1]
     assert "- exemptions: 1 out of scope (in the score; 0 of them killed all the same); 3 equivalent" in text
-    assert "- `never-reached` (harness/reference/demo.py): NoCoverage" in text
+    known = text.split("### Known bugs: 2/3 killed", 1)[1].split("\n### ", 1)[0]
+    assert "| `never-reached` | unreached | harness/reference/demo.py:5 | why |" in known
+    assert "##### `never-reached`: unreached: why\n\nnever-reached title" in known
+
+
+def test_console_names_what_needs_a_person_then_the_score() -> None:
+    report = _report(KNOWN, MUTMUT)
+    report["config"]["harness"]["runs"][0]["seconds"] = 660
+    assert render_console(digest(report, THRESHOLDS)).splitlines() == [
+        "UNREACHED: never-reached (harness/reference/demo.py): why",
+        "2/3 known bugs killed (2 killed, 1 unreached)",
+        "mutation score (mutmut): 40.0% over 6 mutants: Survived: 2 · NoCoverage: 1 · Timeout: 1 · "
+        "RuntimeError: 1 · Killed: 1 (660s wall)",
+        "exemptions: 1 out of scope (in the score; 0 of them killed all the same); 3 equivalent (not made, not in "
+        "the score)",
+        "contract gaps: 1 surviving mutmut mutants (listed in the reports)",
+        "BELOW THRESHOLD: 40.0% < break 90%",
+    ]
 
 
 def test_junit_fails_the_gaps_and_skips_the_reviewed_out_of_scope_survivors(written: dict[str, Path]) -> None:
@@ -240,3 +268,15 @@ def test_junit_fails_the_gaps_and_skips_the_reviewed_out_of_scope_survivors(writ
     assert failed == {"never-reached", prefix + "2", prefix + "3", prefix + "6"}
     assert skipped == {prefix + "4"}
     assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("9", "4", "1")
+
+
+def test_annotations_fall_on_what_needs_a_person_and_the_junit_agrees(written: dict[str, Path]) -> None:
+    lines = annotations(_report(KNOWN, MUTMUT))
+    prefix = "harness.reference.demo.x_decode__mutmut_"
+    # Not the killed, not the timeout (detected), not the out-of-scope survivor (reviewed).
+    assert [line.split("title=", 1)[1].split("::", 1)[0] for line in lines] == [
+        "unreached%3A never-reached", f"Survived%3A {prefix}2", f"NoCoverage%3A {prefix}3", f"RuntimeError%3A {prefix}6"]
+    assert lines[1].startswith("::error file=harness/reference/demo.py,line=5,")
+    suite = ET.parse(written["junit"]).getroot().find("testsuite")
+    failed = [c.get("name") for c in suite.iter("testcase") if c.find("failure") is not None]
+    assert sorted(failed) == sorted(line.split("%3A ", 1)[1].split("::", 1)[0] for line in lines)

@@ -1,9 +1,10 @@
-"""The mutation reports: JSON valid against the vendored schema, JUnit and Markdown well formed."""
+"""The known-bug reports: JSON valid against the vendored schema, HTML, JUnit and Markdown well formed."""
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -11,9 +12,11 @@ import jsonschema
 import pytest
 
 from harness.mutation.outcome import Mutant, MutantResult, Position, Verdict
-from harness.mutation.report_json import build_report
-from harness.mutation.report_markdown import render_markdown
-from harness.mutation.reports import write_reports
+from harness.nightly.score import Thresholds
+from harness.report.digest import digest
+from harness.report.files import REPORT_FILES, write_reports
+from harness.report.markdown import render_markdown
+from harness.report.stryker_json import build_report
 
 SCHEMA = json.loads(
     (Path(__file__).parent / "data" / "mutation-testing-report-schema.json").read_text(encoding="utf-8")
@@ -83,9 +86,20 @@ def results() -> list[MutantResult]:
     ]
 
 
+def write(results: list[MutantResult], report_dir: Path, wall: float | None = None) -> dict[str, Path]:
+    """Every report file of a known-bug run, as ``harness mutate --report-dir`` writes them."""
+    report = build_report(results, run={"shard": None, "seconds": wall})
+    return write_reports(report, digest(report, Thresholds()), report_dir)
+
+
+def markdown(results: list[MutantResult]) -> str:
+    report = build_report(results)
+    return render_markdown(report, digest(report, Thresholds()))
+
+
 @pytest.fixture
 def paths(results: list[MutantResult], tmp_path: Path) -> dict[str, Path]:
-    return write_reports(results, tmp_path / "reports" / "mutation")
+    return write(results, tmp_path / "reports" / "mutation")
 
 
 def _validator() -> jsonschema.protocols.Validator:
@@ -172,7 +186,9 @@ def test_junit_has_one_suite_one_case_per_mutant_and_failures_for_the_rest(
     assert root.tag == "testsuites"
     (suite,) = root.findall("testsuite")
     cases = suite.findall("testcase")
-    assert [c.get("name") for c in cases] == [r.mutant.id for r in results]
+    # In the report's order: by file, and within a file as the catalogue lists them.
+    assert [c.get("name") for c in cases] == [m["id"] for m in _mutants(build_report(results)).values()]
+    assert sorted(c.get("name") for c in cases) == sorted(r.mutant.id for r in results)
     failed = {c.get("name") for c in cases if c.find("failure") is not None}
     assert failed == {r.mutant.id for r in results if r.verdict is not Verdict.KILLED}
     assert suite.attrib | {"time": ""} == {
@@ -190,21 +206,23 @@ def test_junit_case_carries_the_evidence(paths: dict[str, Path]) -> None:
     killed = cases["accumulate-by-position"]
     assert killed.get("classname") == "mutants.accumulator"
     assert killed.get("time") == "1.234"
-    assert killed.findtext("system-out") == "killed_by: test_batch_pairing.py::test_pairs[deepseek]"
+    assert killed.findtext("system-out").startswith(
+        "killed by: test_batch_pairing.py::test_pairs[deepseek]\nkilled: assertion failed with reach\n"
+    )
     failure = cases["syntax-error"].find("failure")
     assert failure.get("type") == "invalid"
     assert failure.get("message") == "invalid: SyntaxError: invalid syntax"
     # The ANSI escape is illegal in XML 1.0, so it is spelled out rather than dropped.
     assert "  + a|b  ✗ 思考 \\x1b[31mred\\x1b[0m" in failure.text
     assert "<a & b>" in failure.text
-    assert "contracts: test_batch_pairing.py::test_pairs" in failure.text
-    assert "covered_by: (none)" in failure.text
+    assert failure.text.startswith('syntax-error: a | b <bug> & "quote"\ninvalid: SyntaxError')
+    assert failure.text.endswith("covered by: (none)")
     assert cases["hang"].get("classname") == "mutants.index"
 
 
 def test_markdown_summary(results: list[MutantResult], paths: dict[str, Path]) -> None:
     text = paths["markdown"].read_text(encoding="utf-8")
-    assert text == render_markdown(results)
+    assert text == markdown(results)
     assert "## Known bugs: 1/6 killed" in text
     assert "killed: 1 · survived: 1 · unreached: 1 · stale: 1 · invalid: 1 · timeout: 1" in text
     rows = [line for line in text.splitlines() if line.startswith("| `")]
@@ -218,7 +236,7 @@ def test_markdown_summary(results: list[MutantResult], paths: dict[str, Path]) -
 
 
 def test_markdown_lists_what_needs_attention_with_messages_fenced(results: list[MutantResult]) -> None:
-    text = render_markdown(results)
+    text = markdown(results)
     attention = text.split("### Needs attention", 1)[1]
     assert "accumulate-by-position" not in attention
     for result in results[1:]:
@@ -228,6 +246,22 @@ def test_markdown_lists_what_needs_attention_with_messages_fenced(results: list[
 
 
 def test_all_killed_needs_no_attention(results: list[MutantResult]) -> None:
-    text = render_markdown(results[:1])
+    text = markdown(results[:1])
     assert "Known bugs: 1/1 killed" in text
     assert "Needs attention" not in text
+
+
+def test_every_file_of_a_known_bug_run_including_the_viewer_page(paths: dict[str, Path]) -> None:
+    assert sorted(p.name for p in paths["json"].parent.iterdir()) == sorted(REPORT_FILES.values())
+    page = paths["html"].read_text(encoding="utf-8")
+    assert "<mutation-test-report-app" in page and "<title>known-bug mutation report</title>" in page
+    inlined = re.search(r'report-app"\)\.report = (.*);</script>', page).group(1)
+    assert json.loads(inlined.replace("<\\/", "</")) == json.loads(paths["json"].read_text(encoding="utf-8"))
+
+
+def test_the_junit_suite_time_is_the_runs_wall_time_not_a_sum_over_jobs(tmp_path: Path) -> None:
+    mutant = _mutant("m")
+    results = [MutantResult(mutant, Verdict.KILLED, "why", duration=d) for d in (3.0, 4.0, 5.0)]
+    timed, untimed = write(results, tmp_path / "a", wall=6.5), write(results, tmp_path / "b")
+    assert 'time="6.500"' in timed["junit"].read_text().split("<testcase")[0]
+    assert 'time="5.000"' in untimed["junit"].read_text().split("<testcase")[0]

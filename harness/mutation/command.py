@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,10 +16,10 @@ from harness.mutation.copy_executor import CommandExecutor
 from harness.mutation.executor import ContractsExecutor, EngineNotReady
 from harness.mutation.outcome import MutantResult, Verdict
 from harness.mutation.progress import MutantProgress
-from harness.mutation.reports import write_reports
 from harness.mutation.runner import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun, shard
-from harness.mutation.verdict import some
 from harness.mutation.workspace import Project
+from harness.report.publish import publish
+from harness.report.stryker_json import build_report
 
 BUNDLED_CATALOGUE = Path(harness.__file__).resolve().parent / "mutants.toml"
 PYPROJECT = Path("pyproject.toml")  # report thresholds: [tool.harness.nightly] where the command runs
@@ -105,6 +104,7 @@ def _run(o: Options) -> int:
         except _Usage as exc:
             return _usage(str(exc))
         project, executor, baseline_contracts = setup
+        root = project.root
         try:
             with KnownBugRun(
                 project,
@@ -122,11 +122,8 @@ def _run(o: Options) -> int:
         return outcome
     if outcome is not None:
         return outcome
-    elapsed = time.perf_counter() - started
-    _print_summary(results, elapsed)
-    if o.report_dir is not None:
-        written = write_reports(results, o.report_dir, thresholds=thresholds, wall=elapsed)
-        print("reports: " + ", ".join(str(p) for p in written.values()))
+    run = {"shard": o.shard, "seconds": round(time.perf_counter() - started, 3)}
+    publish(build_report(results, thresholds=thresholds, run=run), thresholds, o.report_dir, root=root)
     return exit_code(results)
 
 
@@ -188,19 +185,3 @@ def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options) ->
             return None, run.run(mutants, baseline, progress.advance)
     except CatalogueError as exc:
         return _usage(f"catalogue error: {exc}"), []
-
-
-def _print_summary(results: list[MutantResult], elapsed: float) -> None:
-    for r in results:
-        if r.verdict is not Verdict.KILLED:
-            print(f"{r.verdict.value.upper()}: {r.mutant.id} ({r.mutant.file}): {r.reason}")
-            for line in r.message.splitlines()[:12]:
-                print(f"    {line}")
-        if r.engine and not r.engine.startswith("in-memory: code swap"):
-            print(f"    {r.mutant.id}: patched by {r.engine}")
-    counts = Counter(r.verdict for r in results)
-    detail = ", ".join(f"{counts[v]} {v.value}" for v in Verdict if counts[v])
-    crashes = [r.mutant.id for r in results if r.verdict is Verdict.KILLED and r.kind == "crash"]
-    if crashes:
-        detail += f"; killed by a crash of the code under test: {some(crashes, 'bug')}"
-    print(f"{counts[Verdict.KILLED]}/{len(results)} known bugs killed ({detail or 'none run'}) in {elapsed:.1f}s wall")

@@ -31,17 +31,17 @@ from harness.mutation.command import (
 )
 from harness.children import Children
 from harness.mutation.executor import ContractsExecutor
-from harness.mutation.outcome import MutantResult, Verdict
+from harness.mutation.outcome import MutantResult
 from harness.mutation.progress import MutantProgress
 from harness.mutation.runner import BaselineRed, BaselineTimedOut, KnownBugRun, shard
 from harness.mutation.workspace import Project
-from harness.nightly.digest import Digest, counts_line, digest
 from harness.nightly.equivalents import EQUIVALENT, ExemptionError, load_exemptions, stale_exemptions
 from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, count_suppressed, run_mutmut
-from harness.nightly.outputs import write_outputs
-from harness.nightly.report import ReportError, build_nightly_report, load_report, merge_reports
 from harness.nightly.score import ThresholdError, Thresholds, load_thresholds
 from harness.nightly.shadow_guard import ShadowedRun
+from harness.report.merge import merge_reports
+from harness.report.publish import publish
+from harness.report.stryker_json import ReportError, build_report, load_report
 
 PYPROJECT = Path("pyproject.toml")  # thresholds come from the directory the command runs in
 
@@ -89,13 +89,7 @@ def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard_spec:
         baseline = run.baseline()
         print(f"known bugs: baseline green ({len(baseline.outcome.tests)} contracts); {len(mutants)} known bugs")
         with MutantProgress(len(mutants)) as progress:
-            results = run.run(mutants, baseline, progress.advance)
-    for r in results:
-        if r.verdict is not Verdict.KILLED:
-            print(f"{r.verdict.value.upper()}: {r.mutant.id} ({r.mutant.file}): {r.reason}")
-    killed = sum(r.verdict is Verdict.KILLED for r in results)
-    print(f"known bugs: {killed}/{len(results)} killed")
-    return results
+            return run.run(mutants, baseline, progress.advance)
 
 
 def _equivalent_mutants(exemptions: list) -> int | None:
@@ -108,18 +102,6 @@ def _equivalent_mutants(exemptions: list) -> int | None:
     for e in stale_exemptions(exemptions, counts):
         print(f"exemptions: stale: {e.file}:{e.line} ({e.kind}) keeps mutmut from making no mutant: {e.code!r}")
     return sum(n for e, n in zip(exemptions, counts) if e.kind == EQUIVALENT)
-
-
-def _print_digest(d: Digest, paths: dict[str, Path] | None) -> None:
-    print(f"mutation score (mutmut): {d.mutmut.text()} over {d.mutmut.total} mutants: {counts_line(d.mutmut.counts)}")
-    print(f"exemptions: {d.exemptions_line()}")
-    print(f"known bugs: {counts_line(d.known)}")
-    if d.gaps:
-        print(f"contract gaps: {len(d.gaps)} surviving mutmut mutants (listed in the reports)")
-    if d.below_break:
-        print(f"BELOW THRESHOLD: {d.mutmut.text()} < break {d.thresholds.break_at}%")
-    if paths:
-        print("reports: " + ", ".join(str(p) for p in paths.values()))
 
 
 def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | None, seed: int | None) -> int:
@@ -169,18 +151,11 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
         "equivalent_mutants": _equivalent_mutants(exemptions) if mutmut else None,
         "seconds": round(time.perf_counter() - started),
     }
-    report = build_nightly_report(known, mutmut, thresholds, run_info)
-    paths = None
-    if report_dir is not None:
-        paths, summary = write_outputs(report, thresholds, report_dir)
-    else:
-        summary = digest(report, thresholds)
-    _print_digest(summary, paths)
+    report = build_report(known, mutmut, thresholds=thresholds, run=run_info)
+    summary = publish(report, thresholds, report_dir, root=Project.bundled().root)
     if summary.below_break and mutmut is not None:
         codes.append(exit_codes.BELOW_THRESHOLD)
     return exit_codes.first(codes)
-
-
 
 
 def run_merge(inputs: list[Path], output: Path) -> int:
@@ -191,6 +166,6 @@ def run_merge(inputs: list[Path], output: Path) -> int:
     except (ThresholdError, ReportError) as exc:
         print(f"error: {exc}")
         return exit_codes.USAGE
-    paths, summary = write_outputs(report, thresholds, output)
-    _print_digest(summary, paths)
+    # The shards annotated their own mutants under GitHub Actions; the merge only writes and judges.
+    summary = publish(report, thresholds, output, annotate=False)
     return exit_codes.BELOW_THRESHOLD if summary.below_break else exit_codes.OK

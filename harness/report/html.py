@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 
 VIEWER_VERSION = "3.9.0"
-VIEWER = Path(__file__).resolve().parent / "vendor" / "mutation-testing-elements" / "mutation-test-elements.js"
+VIEWER = Path(__file__).resolve().parent.parent / "vendor" / "mutation-testing-elements" / "mutation-test-elements.js"
 
 
 def _viewer() -> str:

@@ -1,12 +1,12 @@
-"""What a nightly report comes to: the scores, the counts and the lists people act on.
+"""What a report comes to: the scores, the counts and the lists people act on.
 
-Every renderer (HTML, Markdown, JUnit) and the exit status read this, so
-they cannot disagree. The headline, the score the thresholds judge, is the
-plain mutmut score: every mutant mutmut makes over the reference counts,
-including those on lines exempted as out of scope (counted beside it); only
-the mutants of lines exempted as equivalent are not made, and their number is
-shown too. The known bugs are the gate's business and every one of them is
-expected killed.
+Every renderer but the JSON and the viewer (Markdown, console, GitHub
+annotations) and the exit status read this, so they cannot disagree. The
+headline score, the one the thresholds judge, is the plain mutmut score:
+every mutant mutmut makes over the reference counts, including those on lines
+exempted as out of scope (counted beside it); only the mutants of lines
+exempted as equivalent are not made, and their number is shown too. The known
+bugs are the gate's business and every one of them is expected killed.
 """
 
 from __future__ import annotations
@@ -14,25 +14,51 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from harness.nightly.report import NIGHTLY, all_mutants, is_out_of_scope
-from harness.nightly.score import Score, Thresholds, is_mutmut, score
+from harness.nightly.score import Score, Thresholds, score
+from harness.report.model import (
+    Entry,
+    Report,
+    is_known_bug,
+    is_out_of_scope,
+    mutants,
+    needs_attention,
+    runs,
+    wall_seconds,
+)
 
 # Report statuses in the order people read them.
 STATUS_ORDER = ("Survived", "NoCoverage", "Timeout", "RuntimeError", "CompileError", "Pending", "Ignored", "Killed")
+
+Located = tuple[str, Entry]  # (file, mutant)
 
 
 @dataclass(frozen=True)
 class Digest:
     mutmut: Score  # the headline: the plain mutmut score, the one the thresholds judge
     everything: Score  # every mutant, as Stryker's viewer would count them
-    known: Counter  # known bugs by status
+    known_bugs: list[Located]  # every known bug, in report order
     thresholds: Thresholds
     runs: list[dict]
-    gaps: list[tuple[str, dict]]  # mutmut survivors not exempted: a contract is missing or too weak
-    untested: list[tuple[str, dict]]  # mutmut mutants no contract ran
-    out_of_scope: list[tuple[str, dict]]  # mutants on lines exempted as out of scope (in the score)
+    gaps: list[Located]  # mutmut survivors not exempted: a contract is missing or too weak
+    untested: list[Located]  # mutmut mutants no contract ran
+    out_of_scope: list[Located]  # mutants on lines exempted as out of scope (in the score)
     equivalent: int | None  # mutants mutmut does not make: lines exempted as equivalent (None: not counted)
-    known_failures: list[tuple[str, dict]]  # known bugs not killed
+    wall: float | None  # seconds: the longest run's (or shard's) wall time
+
+    @property
+    def known(self) -> Counter:
+        """Known bugs by report status."""
+        return Counter(m["status"] for _, m in self.known_bugs)
+
+    @property
+    def known_failures(self) -> list[Located]:
+        """Known bugs not killed."""
+        return [(f, m) for f, m in self.known_bugs if needs_attention(m)]
+
+    @property
+    def has_mutmut(self) -> bool:
+        """A nightly report: mutmut's mutants are in it, or a run says how many mutmut makes."""
+        return self.mutmut.total > 0 or any("mutmut_mutants" in run for run in self.runs)
 
     @property
     def below_break(self) -> bool:
@@ -55,27 +81,25 @@ class Digest:
         return f"{scope}; {equivalent} (not made, not in the score)"
 
 
-def digest(report: dict, thresholds: Thresholds) -> Digest:
-    mutants = all_mutants(report)
-    generic = [(f, m) for f, m in mutants if is_mutmut(m)]
-    known = [(f, m) for f, m in mutants if not is_mutmut(m)]
+def digest(report: Report, thresholds: Thresholds) -> Digest:
+    located = mutants(report)
+    generic = [(f, m) for f, m in located if not is_known_bug(m)]
 
-    def having(pairs: list[tuple[str, dict]], status: str) -> list[tuple[str, dict]]:
+    def having(pairs: list[Located], status: str) -> list[Located]:
         return [(f, m) for f, m in pairs if m["status"] == status]
 
-    runs = report.get("config", {}).get(NIGHTLY, {}).get("runs", [])
-    equivalent = [run["equivalent_mutants"] for run in runs if run.get("equivalent_mutants") is not None]
+    equivalent = [run["equivalent_mutants"] for run in runs(report) if run.get("equivalent_mutants") is not None]
     return Digest(
         mutmut=score(m for _, m in generic),
-        everything=score(m for _, m in mutants),
-        known=Counter(m["status"] for _, m in known),
+        everything=score(m for _, m in located),
+        known_bugs=[(f, m) for f, m in located if is_known_bug(m)],
         thresholds=thresholds,
-        runs=runs,
+        runs=runs(report),
         gaps=[(f, m) for f, m in having(generic, "Survived") if not is_out_of_scope(m)],
         untested=having(generic, "NoCoverage"),
         out_of_scope=[(f, m) for f, m in generic if is_out_of_scope(m)],
         equivalent=max(equivalent) if equivalent else None,
-        known_failures=[(f, m) for f, m in known if m["status"] != "Killed"],
+        wall=wall_seconds(report),
     )
 
 
@@ -84,7 +108,7 @@ def counts_line(counts: Counter) -> str:
 
 
 def run_line(run: dict) -> str:
-    """One nightly run (or shard) in words: which slice, the seed, the contracts' tally."""
+    """One run (or shard) in words: which slice, the seed, the contracts' tally."""
     parts = [f"shard {run['shard']}" if run.get("shard") else "unsharded"]
     if run.get("seed") is not None:
         parts.append(f"hypothesis seed {run['seed']}")

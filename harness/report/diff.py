@@ -1,7 +1,7 @@
 """A mutant as a small diff, rebuilt from the report alone: the file's source, the location and the replacement.
 
-The same view serves every mutant, known bug or mutmut's, in the HTML page
-and in the Markdown summary.
+The same view serves every mutant, known bug or mutmut's, in the Markdown
+summary (the HTML viewer draws its own from the same fields).
 """
 
 from __future__ import annotations

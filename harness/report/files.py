@@ -1,0 +1,31 @@
+"""Every report file of a run, written into one directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.report.digest import Digest
+from harness.report.html import render_html
+from harness.report.junit import write_junit
+from harness.report.markdown import render_markdown
+from harness.report.model import Report
+from harness.report.stryker_json import write_json
+
+REPORT_FILES = {
+    "json": "mutation-report.json",
+    "html": "mutation-report.html",
+    "markdown": "summary.md",
+    "junit": "junit.xml",
+}
+
+
+def write_reports(report: Report, d: Digest, report_dir: Path) -> dict[str, Path]:
+    """Write the JSON, HTML, Markdown and JUnit files; return their paths by format."""
+    report_dir.mkdir(parents=True, exist_ok=True)
+    paths = {kind: report_dir / name for kind, name in REPORT_FILES.items()}
+    write_json(report, paths["json"])
+    title = "nightly mutation report" if d.has_mutmut else "known-bug mutation report"
+    paths["html"].write_text(render_html(report, title), encoding="utf-8")
+    paths["markdown"].write_text(render_markdown(report, d), encoding="utf-8")
+    write_junit(report, paths["junit"])
+    return paths

@@ -1,0 +1,45 @@
+"""Under GitHub Actions: each mutant a person must act on as an ``::error`` on its patched line, and the summary.
+
+Nothing is printed or written elsewhere (``harness.ci_annotations.enabled``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness import ci_annotations
+from harness.report.model import Report, details, headline, label, mutants, needs_attention
+
+SHOWN_LINES = 12  # of a mutant's reason, per annotation
+
+
+def _file(file: str, root: Path | None) -> str:
+    """The mutant's file relative to the workspace; as the report names it when its project is elsewhere.
+
+    The bundled reference runs from the installed package, outside the
+    checkout, but at the same path relative to the project root.
+    """
+    if root is None:
+        return file
+    relative = ci_annotations.relative(str(root / file))
+    return file if Path(relative).is_absolute() else relative
+
+
+def annotations(report: Report, root: Path | None = None) -> list[str]:
+    """One ``::error`` per mutant that needs attention (``model.needs_attention``), at its start line."""
+    lines = []
+    for file, m in mutants(report):
+        if needs_attention(m):
+            reason = "\n".join([headline(m), m.get("description", ""), *details(m).splitlines()[:SHOWN_LINES]])
+            title = f"{label(m)}: {m['id']}"
+            lines.append(ci_annotations.error(reason, _file(file, root), m["location"]["start"]["line"], title))
+    return lines
+
+
+def publish(report: Report, markdown: str, root: Path | None = None) -> None:
+    """Print the annotations and append ``markdown`` to the job's summary page, when under GitHub Actions."""
+    if not ci_annotations.enabled():
+        return
+    for line in annotations(report, root):
+        print(line)
+    ci_annotations.add_step_summary(markdown)

@@ -1,0 +1,107 @@
+"""The report as Markdown, for a CI job summary: the score, the known bugs, then what needs a person."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from harness.markdown import cell, code, fenced, table
+from harness.mutation.outcome import Verdict
+from harness.report.diff import diff_text
+from harness.report.digest import Digest, Located, counts_line, run_line
+from harness.report.model import OUT_OF_SCOPE_PREFIX, Entry, Report, details, headline, kill_kind, label, why
+
+
+def _verdict(d: Digest) -> str:
+    if d.thresholds.break_at is None:
+        return "no break threshold"
+    return f"{'BELOW' if d.below_break else 'meets'} the break threshold of {d.thresholds.break_at}%"
+
+
+def _where(file: str, mutant: dict) -> str:
+    # A stale known bug has no anchor: its location is a placeholder the schema needs, not a line.
+    if mutant["status"] == "CompileError" and label(mutant) == Verdict.STALE.value:
+        return file
+    return f"{file}:{mutant['location']['start']['line']}"
+
+
+def _outcome(mutant: Entry) -> str:
+    kind = kill_kind(mutant)
+    return f"{label(mutant)} ({kind})" if kind else label(mutant)
+
+
+def _known_bugs(d: Digest, level: str) -> list[str]:
+    """Every known bug in one table, then each one not killed with its whole reason."""
+    counts = Counter(label(m) for _, m in d.known_bugs)
+    lines = [
+        f"{level} Known bugs: {counts[Verdict.KILLED.value]}/{len(d.known_bugs)} killed",
+        "",
+        " · ".join(f"{v.value}: {counts[v.value]}" for v in Verdict),
+        "",
+        *table(
+            ("id", "verdict", "file:line", "why"),
+            ((code(m["id"]), _outcome(m), cell(_where(f, m)), cell(why(m))) for f, m in d.known_bugs),
+        ),
+    ]
+    if d.known_failures:
+        lines += ["", f"{level}# Needs attention"]
+    for _, m in d.known_failures:
+        lines += ["", f"{level}## `{m['id']}`: {headline(m)}", "", m.get("description", "")]
+        if details(m):
+            lines += ["", fenced(details(m))]
+    return lines
+
+
+def _score(d: Digest) -> list[str]:
+    return [
+        f"- mutmut over the reference: {d.mutmut.total} mutants · {counts_line(d.mutmut.counts)}",
+        f"- exemptions: {d.exemptions_line()}",
+        f"- known bugs: {d.known['Killed']}/{len(d.known_bugs)} killed · {counts_line(d.known)}",
+        f"- every mutant, as Stryker counts them: {d.everything.text()}",
+        "- score = (Killed + Timeout) / (Killed + Timeout + Survived + NoCoverage) over every mutant mutmut "
+        "makes, out of scope included; "
+        f"thresholds high {d.thresholds.high}%, low {d.thresholds.low}%",
+        *(f"- {run_line(run)}" for run in d.runs),
+    ]
+
+
+def _gaps(report: Report, gaps: list[Located]) -> list[str]:
+    if not gaps:
+        return []
+    lines = ["", f"### Contract gaps: {len(gaps)} surviving mutants", "",
+             "A contract ran each of these mutants and stayed green: strengthen a contract. Only a mutant "
+             "no input can tell from the original (`equivalent`), or behaviour no contract should pin for any "
+             "adapter (`out of scope`), is exempted, beside the code: `# pragma: no mutate (KIND: reason)`."]
+    for file, m in gaps:
+        covered = ", ".join(f"`{t}`" for t in m.get("coveredBy", [])[:3]) or "none"
+        source = report["files"][file].get("source", "")
+        lines += ["", f"#### `{m['id']}`", "", f"{m['description']} · covered by {covered}", "",
+                  fenced(diff_text(source, m, file), "diff")]
+    return lines
+
+
+def _untested(untested: list[Located]) -> list[str]:
+    if not untested:
+        return []
+    rows = ((code(m["id"]), f"{file}:{m['location']['start']['line']}", code(m["description"])) for file, m in untested)
+    return ["", f"### Not run by any contract: {len(untested)} mutants", "", *table(("mutant", "where", "change"), rows)]
+
+
+def _out_of_scope(out_of_scope: list[Located]) -> list[str]:
+    if not out_of_scope:
+        return []
+    return ["", f"### Out of scope: {len(out_of_scope)} mutants (counted in the score)", ""] + [
+        f"- `{m['id']}` {file}:{m['location']['start']['line']} {m['status']}: "
+        f"{headline(m).removeprefix(OUT_OF_SCOPE_PREFIX)}"
+        for file, m in out_of_scope
+    ]
+
+
+def render_markdown(report: Report, d: Digest) -> str:
+    """The known bugs alone (the gate), or under the mutation score when mutmut ran (the nightly)."""
+    if not d.has_mutmut:
+        return "\n".join(_known_bugs(d, "##")) + "\n"
+    lines = [f"## Nightly mutation report: mutation score {d.mutmut.text()} ({_verdict(d)})", "", *_score(d)]
+    if d.known_bugs:
+        lines += ["", *_known_bugs(d, "###")]
+    lines += _gaps(report, d.gaps) + _untested(d.untested) + _out_of_scope(d.out_of_scope)
+    return "\n".join(lines) + "\n"

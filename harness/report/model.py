@@ -1,0 +1,113 @@
+"""The one model of a mutation run's results: a report in the mutation-testing-report-schema, version 2.
+
+Known bugs and mutmut mutants sit side by side in it, and every renderer
+(JSON, HTML, JUnit, Markdown, console, GitHub annotations) reads this and
+nothing else, so ``harness report merge`` renders from JSON files exactly
+what the runs that wrote them would have. What the harness adds lives where
+the schema allows it:
+
+- a mutant's ``statusReason``: its headline on the first line (``killed
+  (crash): ...``, ``survived: ...``, ``mutmut: survived``, ``out of scope:
+  ...``), then the failing contract's message, then ``patched by: ...``;
+- ``config.harness.runs``: one entry per run or shard (shard, wall seconds,
+  and for the nightly the seed, the contracts' tally and mutmut's counts).
+
+A known bug's id is its catalogue id and its mutator is that id; a mutmut
+mutant's id is mutmut's name (:func:`harness.nightly.score.is_mutmut`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.mutation.outcome import Verdict
+from harness.nightly.score import UNDETECTED, is_mutmut
+
+Report = dict[str, Any]  # the schema's report object
+Entry = dict[str, Any]  # the schema's MutantResult object
+
+RUNS_KEY = "harness"  # config.harness.runs
+OUT_OF_SCOPE_PREFIX = "out of scope: "
+PATCHED_BY = "patched by: "
+_VERDICTS = {v.report_status: v for v in Verdict}  # one status per verdict, so it reads back
+
+
+def mutants(report: Report) -> list[tuple[str, Entry]]:
+    """(file, mutant) for every mutant, in file order."""
+    return [(file, m) for file, entry in report["files"].items() for m in entry["mutants"]]
+
+
+def runs(report: Report) -> list[dict]:
+    return report.get("config", {}).get(RUNS_KEY, {}).get("runs", [])
+
+
+def wall_seconds(report: Report) -> float | None:
+    """The longest run's wall time: shards run side by side, so their times never add up."""
+    seconds = [run["seconds"] for run in runs(report) if run.get("seconds") is not None]
+    return max(seconds) if seconds else None
+
+
+def is_known_bug(mutant: Entry) -> bool:
+    return not is_mutmut(mutant)
+
+
+def label(mutant: Entry) -> str:
+    """The outcome in the words of the mutant's own tool: a known bug's verdict, else the report status."""
+    verdict = _VERDICTS.get(mutant["status"]) if is_known_bug(mutant) else None
+    return verdict.value if verdict else mutant["status"]
+
+
+def headline(mutant: Entry) -> str:
+    """The first line of the status reason: what every report leads with."""
+    return (mutant.get("statusReason") or label(mutant)).split("\n", 1)[0]
+
+
+def why(mutant: Entry) -> str:
+    """The headline without the outcome it leads with (``verdict (kind): ``)."""
+    return headline(mutant).partition(": ")[2] or headline(mutant)
+
+
+def details(mutant: Entry) -> str:
+    """The status reason after its headline: a failing contract's message, how the patch was applied."""
+    reason = mutant.get("statusReason") or ""
+    return reason.split("\n", 1)[1] if "\n" in reason else ""
+
+
+def kill_kind(mutant: Entry) -> str:
+    """``crash`` for a known bug killed by an exception out of the code under test, else ``assertion`` or ''."""
+    if mutant["status"] != "Killed" or not is_known_bug(mutant):
+        return ""
+    return "crash" if headline(mutant).startswith("killed (crash)") else "assertion"
+
+
+def patched_by(mutant: Entry) -> str:
+    """How a known bug's patch was applied (in memory, or a copy of the project and why); '' when not said."""
+    lines = [line for line in details(mutant).splitlines() if line.startswith(PATCHED_BY)]
+    return lines[-1].removeprefix(PATCHED_BY) if lines else ""
+
+
+def is_out_of_scope(mutant: Entry) -> bool:
+    """A mutmut mutant on a line the reference exempts as out of scope (counted in the score all the same)."""
+    return (mutant.get("statusReason") or "").startswith(OUT_OF_SCOPE_PREFIX)
+
+
+def needs_attention(mutant: Entry) -> bool:
+    """A person must act: a known bug not killed; a mutmut mutant undetected or in error, unless reviewed.
+
+    The one rule for a JUnit failure, a GitHub annotation and the Markdown's
+    lists. A mutmut timeout counts as detected (as in Stryker's score); a
+    survivor on an out-of-scope line was reviewed beside the code.
+    """
+    status = mutant["status"]
+    if is_known_bug(mutant):
+        return status != "Killed"
+    if is_out_of_scope(mutant) and status in UNDETECTED:
+        return False
+    return status in (*UNDETECTED, "RuntimeError", "CompileError")
+
+
+def is_skipped(mutant: Entry) -> bool:
+    """Not tested (``Ignored``, ``Pending``), or an out-of-scope survivor: reviewed, nobody has to act."""
+    if needs_attention(mutant):
+        return False
+    return mutant["status"] in ("Ignored", "Pending") or (is_out_of_scope(mutant) and mutant["status"] in UNDETECTED)

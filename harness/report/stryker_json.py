@@ -141,7 +141,7 @@ def _mutmut_entries(run: MutmutRun) -> Iterable[tuple[str, str, Entry]]:
         yield mutant.file, source, mutmut_entry(mutant, strip(source, exempt), out_of_scope)
 
 
-def test_files(ids: Iterable[str], prefix: str = TEST_FILE_PREFIX) -> dict:
+def _test_files(ids: Iterable[str], prefix: str = TEST_FILE_PREFIX) -> dict:
     """Every contract id (``module.py::name``) grouped by its module, as ``testFiles``."""
     files: dict[str, dict] = {}
     for test_id in sorted(set(ids)):
@@ -175,7 +175,7 @@ def build_report(
         "schemaVersion": "2",
         "thresholds": {"high": thresholds.high, "low": thresholds.low},
         "files": files,
-        "testFiles": test_files(tests, test_file_prefix),
+        "testFiles": _test_files(tests, test_file_prefix),
         "framework": {"name": "harness", "version": harness.__version__},
         "config": {RUNS_KEY: {"runs": [run] if run is not None else []}},
     }

@@ -1,11 +1,14 @@
 """The runner never touches the user's tree: not when interrupted, not with a hung mutant.
 
+The user's tree is a private copy the run starts from (its own ``harness``
+package), so the digest changes only by what the run writes, never by an
+edit someone makes to the shared working tree meanwhile.
+
 Also: a contract whose guarding assertion is deleted lets its mutant survive,
 and the gate says so with its exit code.
 """
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -21,7 +24,7 @@ from harness.mutation.executor import Children, ContractsExecutor
 from harness.mutation.outcome import Verdict
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project
-from test_mutation_verdicts import _leftovers, _tree_digest
+from test_mutation_verdicts import _leftovers, _tree_digest, private_copy
 
 HUNG = '''
 [[mutant]]
@@ -47,26 +50,38 @@ def _processes_in(prefix: str) -> list[str]:
     return found
 
 
+def _run_from(project: Project) -> dict:
+    """An environment in which ``python -m harness`` is the package in ``project``, not the shared tree's."""
+    env = {**os.environ, "PYTHONPATH": str(project.root), "PYTHONUNBUFFERED": "1"}
+    where = subprocess.run([sys.executable, "-c", "import harness; print(harness.__file__)"], env=env,
+                           cwd=project.root, capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(where).is_relative_to(project.root), f"the run would import {where}, not the private copy"
+    return env
+
+
 def test_sigint_during_a_hung_mutant_leaves_the_tree_identical(tmp_path):
     catalogue = tmp_path / "mutants.toml"
     catalogue.write_text(HUNG)
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    project = Project.bundled()
+    # The run's own tree is a private copy: others may edit the shared one while this runs, and only
+    # the run's writes may change the digest.
+    project = private_copy(Project.bundled(), tmp_path / "user-tree")
     before = _tree_digest(project)
     proc = subprocess.Popen(
         [sys.executable, "-m", "harness", "mutate", "--config", str(catalogue), "--jobs", "1", "--timeout", "120"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(scratch)},
+        cwd=project.root,
+        env={**_run_from(project), "TMPDIR": str(scratch)},
     )
     lines = []
     for line in proc.stdout:
         lines.append(line)
         if line.startswith("baseline:"):
             break
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine may take a while
     while not _processes_in("harness-expect-hang") and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _processes_in("harness-expect-hang"), "the hung mutant never started:\n" + "".join(lines)
@@ -76,21 +91,17 @@ def test_sigint_during_a_hung_mutant_leaves_the_tree_identical(tmp_path):
     assert proc.returncode == EXIT_INTERRUPTED, "".join(lines) + output
     assert "interrupted" in output
     assert not _processes_in("harness-expect-hang"), "the hung mutant's process outlived the run"
-    assert _tree_digest(project) == before, "the interrupted run changed the package tree"
+    assert _tree_digest(project) == before, "the interrupted run changed the tree it ran from"
     assert not _leftovers(scratch), f"copies left behind: {_leftovers(scratch)}"
 
 
 def test_deleting_the_guarding_assertion_makes_the_mutant_survive(tmp_path):
-    bundled = Project.bundled()
-    for relative in bundled.files:
-        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(bundled.root / relative, tmp_path / relative)
+    weakened = private_copy(Project.bundled(), tmp_path)
     contract = tmp_path / "harness/contracts/test_reasoning_omit_empty.py"
     text = contract.read_text()
     guard = '    assert "reasoning_content" not in wire, (\n        f"reasoning_content={wire[\'reasoning_content\']!r} present, but should be absent "'
     assert guard in text, "the guarding assertion moved; update this test"
     contract.write_text(text.replace(guard, '    (\n        f"reasoning_content present, but should be absent "'))
-    weakened = Project(root=tmp_path, files=bundled.files)
     (mutant,) = load_catalogue(BUNDLED_CATALOGUE).select(["reasoning-emitted-when-empty"])
     mutant = replace(mutant, contracts=("test_reasoning_omit_empty.py::test_no_reasoning_key_without_reasoning",))
     with KnownBugRun(weakened, ContractsExecutor(Children()), jobs=1) as run:

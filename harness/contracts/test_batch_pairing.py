@@ -28,8 +28,7 @@ import json
 import pytest
 
 from harness.contracts.calls import valid
-from harness.scripted import OverlapProbe, ScriptedModel, ScriptedTool
-from harness.wire_rules import pairing_violations
+from harness.testing import OverlapProbe, ScriptedModel, ScriptedTool, pairing_violations
 
 pytestmark = pytest.mark.wire
 

@@ -51,8 +51,7 @@ from harness.contracts.turns import (
 )
 from harness.contracts.turns import tools as untidy_tools
 from harness.request_examples import DEEPSEEK_URL, OPENAI_URL
-from harness.scripted import ScriptedModel
-from harness.wire_rules import pairing_violations
+from harness.testing import ScriptedModel, pairing_violations
 
 
 def _shape(messages: list[dict]) -> str:

@@ -33,7 +33,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
-from harness.contracts.persisted_events import differences, event_lists, events, shown
+from harness.contracts.persisted_events import differences, shown
+from harness.testing import event_lists, persisted_events as events
 
 pytestmark = pytest.mark.provider
 

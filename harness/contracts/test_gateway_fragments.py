@@ -39,8 +39,8 @@ import json
 import pytest
 
 from harness.contracts.calls import valid
-from harness.stream_examples import completion_chunks, shown, sse
-from harness.wire_rules import same_arguments
+from harness.stream_examples import shown
+from harness.testing import completion_chunks, same_arguments, sse
 
 pytestmark = pytest.mark.robust
 

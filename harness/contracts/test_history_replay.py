@@ -36,9 +36,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
-from harness.contracts.persisted_events import events as persisted_event
-from harness.reasoning_rules import reasoning_violations
 from harness.request_examples import DEEPSEEK_URL, OPENAI_URL, TOOLS, host_of
+from harness.testing import persisted_events as persisted_event, reasoning_violations
 
 persisted_events = st.lists(persisted_event(), min_size=1, max_size=5)
 

@@ -45,8 +45,8 @@ from harness.request_examples import (
     TOOLS,
     UNTIDY_BODY,
     host_of,
-    request_bodies,
 )
+from harness.testing import request_bodies
 
 HISTORY = [
     {"role": "user", "content": "Which invoices are open?"},

@@ -27,7 +27,7 @@ back to the API."
 import pytest
 
 from harness.contracts.calls import valid
-from harness.scripted import ScriptedModel, ScriptedTool
+from harness.testing import ScriptedModel, ScriptedTool
 
 pytestmark = pytest.mark.provider
 

@@ -27,8 +27,9 @@ import pytest
 from hypothesis import example, given
 
 from harness.contracts.calls import valid
-from harness.reasoning_rules import ERAS, reasoning_violations
-from harness.request_examples import DEEPSEEK_URL, UNTIDY_BODY, request_bodies
+from harness.reasoning_rules import ERAS
+from harness.request_examples import DEEPSEEK_URL, UNTIDY_BODY
+from harness.testing import reasoning_violations, request_bodies
 
 pytestmark = pytest.mark.provider
 

@@ -29,7 +29,7 @@ import json
 import pytest
 
 from harness.contracts.calls import valid
-from harness.wire_rules import same_arguments
+from harness.testing import same_arguments
 
 ABSENT = "<absent>"
 CALL = {"id": "call_weather", "name": "get_weather", "arguments": '{"city":"Paris"}'}

@@ -34,10 +34,8 @@ import json
 
 import pytest
 
-from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG, reasoning_violations
-from harness.replay import play
-from harness.scripted import ScriptedTool
-from harness.wire_rules import same_arguments
+from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG
+from harness.testing import ScriptedTool, play, reasoning_violations, same_arguments
 
 pytestmark = pytest.mark.provider
 

@@ -35,7 +35,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import refusal, valid
-from harness.stream_examples import PLAIN, completion_chunks, shown, sse
+from harness.stream_examples import PLAIN, shown
+from harness.testing import completion_chunks, sse
 
 pytestmark = pytest.mark.wire
 

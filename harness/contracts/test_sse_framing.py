@@ -28,7 +28,8 @@ from dataclasses import replace
 import pytest
 
 from harness.contracts.calls import valid
-from harness.stream_examples import PLAIN, completion_chunks, shown, sse
+from harness.stream_examples import PLAIN, shown
+from harness.testing import completion_chunks, sse
 
 CHUNKS = completion_chunks(
     [

@@ -36,15 +36,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
-from harness.stream_examples import (
-    ENVELOPE,
-    Envelope,
-    completion_chunks,
-    envelopes,
-    shown,
-    sse,
-)
-from harness.wire_rules import same_arguments
+from harness.stream_examples import ENVELOPE, envelopes, shown
+from harness.testing import Envelope, completion_chunks, same_arguments, sse
 
 pytestmark = pytest.mark.wire
 

@@ -28,7 +28,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import refusal, valid
-from harness.stream_examples import ENVELOPE, shown, sse
+from harness.stream_examples import ENVELOPE, shown
+from harness.testing import sse
 
 pytestmark = pytest.mark.robust
 

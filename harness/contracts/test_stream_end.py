@@ -28,7 +28,8 @@ provider error mid-stream becomes an empty assistant reply and no failover.
 import pytest
 
 from harness.contracts.calls import refusal, valid
-from harness.stream_examples import ENVELOPE, completion_chunks, shown, sse, usage_chunk
+from harness.stream_examples import ENVELOPE, shown
+from harness.testing import completion_chunks, sse, usage_chunk
 
 USAGE = {"prompt_tokens": 31, "completion_tokens": 7, "total_tokens": 38}
 CALL = {"index": 0, "id": "call_k2", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}

@@ -32,14 +32,8 @@ fails validation on a missing ``id`` while non-streamed calls work.
 import pytest
 
 from harness.contracts.calls import valid
-from harness.stream_examples import (
-    ENVELOPE,
-    Envelope,
-    completion_chunks,
-    shown,
-    sse,
-    usage_chunk,
-)
+from harness.stream_examples import ENVELOPE, shown
+from harness.testing import Envelope, completion_chunks, sse, usage_chunk
 
 pytestmark = pytest.mark.robust
 

@@ -42,7 +42,8 @@ import json
 import pytest
 
 from harness.contracts.calls import refusal, valid
-from harness.stream_examples import completion_chunks, shown, sse
+from harness.stream_examples import shown
+from harness.testing import completion_chunks, sse
 
 pytestmark = pytest.mark.robust
 

@@ -33,7 +33,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
-from harness.stream_examples import ENVELOPE, completion_chunks, envelopes, shown, sse
+from harness.stream_examples import ENVELOPE, envelopes, shown
+from harness.testing import completion_chunks, sse
 
 # Pieces as models stream them: words, lone spaces and newlines, empty strings, any unicode.
 _piece = st.one_of(

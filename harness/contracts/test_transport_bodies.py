@@ -39,9 +39,7 @@ from pathlib import Path
 import pytest
 
 from harness.contracts.calls import refusal
-from harness.loopback import Delivery
-from harness.replay import play
-from harness.scripted import ScriptedTool
+from harness.testing import Delivery, ScriptedTool, play
 
 CASSETTES = {
     "openai_parallel_tool_calls": ("Weather in Paris and Tokyo, and the time in Tokyo?", ["get_time", "get_weather"],

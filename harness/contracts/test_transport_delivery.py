@@ -32,9 +32,7 @@ import json
 
 import pytest
 
-from harness.loopback import Delivery, LoopbackProvider
-from harness.scripted import ScriptedTool
-from harness.wire_rules import pairing_violations, same_arguments
+from harness.testing import Delivery, LoopbackProvider, ScriptedTool, pairing_violations, same_arguments
 
 pytestmark = pytest.mark.wire
 

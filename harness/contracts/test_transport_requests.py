@@ -30,8 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.replay import play
-from harness.scripted import ScriptedTool
+from harness.testing import ScriptedTool, play
 
 pytestmark = pytest.mark.wire
 

@@ -36,10 +36,8 @@ import json
 
 import pytest
 
-from harness.replay import play
 from harness.request_examples import host_of
-from harness.scripted import ScriptedTool
-from harness.wire_rules import pairing_violations, same_arguments
+from harness.testing import ScriptedTool, pairing_violations, play, same_arguments
 
 # cassette -> (question, options, the calls it streams: id -> (tool, arguments))
 CASES = {

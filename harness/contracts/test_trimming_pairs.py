@@ -27,7 +27,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
-from harness.wire_rules import pairing_violations
+from harness.testing import pairing_violations
 
 pytestmark = pytest.mark.wire
 

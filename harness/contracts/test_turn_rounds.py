@@ -57,8 +57,7 @@ from harness.contracts.turns import (
     expected_output,
 )
 from harness.contracts.turns import tools as untidy_tools
-from harness.scripted import ScriptedModel
-from harness.wire_rules import pairing_violations
+from harness.testing import ScriptedModel, pairing_violations
 
 pytestmark = pytest.mark.wire
 

@@ -23,7 +23,7 @@ never been asked, or calls the same tool again.
 import pytest
 
 from harness.contracts.calls import valid
-from harness.scripted import ScriptedModel, ScriptedTool
+from harness.testing import ScriptedModel, ScriptedTool
 
 pytestmark = pytest.mark.wire
 

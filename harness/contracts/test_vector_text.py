@@ -26,7 +26,8 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
-from harness.contracts.persisted_events import events, shown
+from harness.contracts.persisted_events import shown
+from harness.testing import persisted_events as events
 
 pytestmark = pytest.mark.policy
 

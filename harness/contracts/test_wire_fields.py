@@ -46,14 +46,8 @@ from hypothesis import strategies as st
 
 from harness.adapter import EFFORTS, ERAS, ROLES
 from harness.contracts.calls import refusal, valid
-from harness.request_examples import (
-    DEEPSEEK_URL,
-    GENERIC_URLS,
-    LOOKALIKE_URLS,
-    UNTIDY_BODY,
-    request_bodies,
-)
-from harness.wire_rules import same_arguments
+from harness.request_examples import DEEPSEEK_URL, GENERIC_URLS, LOOKALIKE_URLS, UNTIDY_BODY
+from harness.testing import request_bodies, same_arguments
 
 
 CALL = {"id": "call_7", "name": "lookup", "arguments": '{"q":"x"}'}

@@ -27,7 +27,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
-from harness.contracts.persisted_events import FIELDS, differences, events, shown
+from harness.contracts.persisted_events import FIELDS, differences, shown
+from harness.testing import persisted_events as events
 
 pytestmark = pytest.mark.wire
 

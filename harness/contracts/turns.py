@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 
-from harness.scripted import OverlapProbe, ScriptedTool
+from harness.testing import OverlapProbe, ScriptedTool
 
 QUESTION = "Compare a.txt with b.txt, then list the folder."
 ANSWER = "They differ in line 3; the folder holds 4 files."

@@ -4,24 +4,31 @@
   against it in your own pytest session (the alternative to ``--adapter``).
 - The scripted model and tools the kernel contracts use, and the overlap
   probe that proves parallel-safe tools really overlapped.
-- The cassette player (in-process replay of recorded provider responses) and
-  the loopback provider (a real HTTP server on 127.0.0.1).
-- Hypothesis strategies for streams, request bodies and persisted events.
+- The cassette player (in-process replay of recorded provider responses;
+  ``play`` aims a cassette at an adapter, in process or over the loopback
+  provider for a bridge) and the loopback provider (a real HTTP server on
+  127.0.0.1) with its delivery modes.
+- Hypothesis strategies and builders for streams, request bodies and
+  persisted events.
 - The rule checkers the contracts judge with.
+
+The contracts themselves import these from here: what they use is what you get.
 """
 
+from harness.contracts.persisted_events import event_lists
 from harness.contracts.persisted_events import events as persisted_events
-from harness.loopback.server import LoopbackProvider
+from harness.loopback import Delivery, LoopbackProvider
 from harness.reasoning_rules import must_carry, reasoning_violations
-from harness.replay import replay
+from harness.replay import play, replay
 from harness.request_examples import request_bodies
 from harness.scripted import OverlapProbe, ScriptedModel, ScriptedTool, ScriptExhausted
-from harness.stream_examples import Envelope, Framing, completion_chunks, sse
+from harness.stream_examples import Envelope, Framing, completion_chunks, sse, usage_chunk
 from harness.testing.contracts import AdapterContracts
 from harness.wire_rules import pairing_violations, same_arguments
 
 __all__ = [
     "AdapterContracts",
+    "Delivery",
     "Envelope",
     "Framing",
     "LoopbackProvider",
@@ -30,12 +37,15 @@ __all__ = [
     "ScriptedModel",
     "ScriptedTool",
     "completion_chunks",
+    "event_lists",
     "must_carry",
     "pairing_violations",
     "persisted_events",
+    "play",
     "reasoning_violations",
     "replay",
     "request_bodies",
     "same_arguments",
     "sse",
+    "usage_chunk",
 ]

@@ -17,11 +17,11 @@ _USUAL_ENGINE = "in-memory: code swap"  # said only when a known bug was patched
 def _known_bugs(d: Digest) -> list[str]:
     lines = []
     for file, m in d.known_bugs:
-        if needs_attention(m):
+        engine = patched_by(m)
+        if needs_attention(m):  # its details end with how it was patched
             lines.append(f"{label(m).upper()}: {m['id']} ({file}): {why(m)}")
             lines += [f"    {line}" for line in details(m).splitlines()[:SHOWN_LINES]]
-        engine = patched_by(m)
-        if engine and not engine.startswith(_USUAL_ENGINE):
+        elif engine and not engine.startswith(_USUAL_ENGINE):
             lines.append(f"    {m['id']}: patched by {engine}")
     counts = Counter(label(m) for _, m in d.known_bugs)
     detail = ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict if counts[v.value])

@@ -1,32 +1,26 @@
-"""Contract: what the HTTP client sends on every round, and what an HTTP error does to the turn.
+"""Contract: what the HTTP client sends on every round.
 
-Incident: incident `deepseek-reasoning-400`: "all 2 providers failed, last error: api error 400": the
-kernel fails over to the next provider only because the 400 surfaces as an
-error. The recorded streams (provider facts) answer requests that ask for a
-stream, name a model and offer the tools, on every round.
+Incident: incident `deepseek-reasoning-400`: the kernel's follow-up rounds
+must reach the provider it configured, asking for what the recorded streams
+(provider facts) answer: requests that ask for a stream, name a model and
+offer the tools, on every round. (What an HTTP error does to the turn is
+``test_transport_bodies.py``'s rule, for every status and body kind.)
 
 Sent requests are read from the player: vcrpy's in-process, the loopback
 provider's record when the adapter runs over the bridge.
 
 Rule: every request the client sends has ``"stream": true``, the
 configured ``model``, the tools of the turn and the user's question; a base
-URL written with a trailing slash reaches the same endpoint; an HTTP error
-status fails the turn with an error that names the status, instead of reading
-the error body as an empty stream. (The ``Accept`` header is not part of the
+URL written with a trailing slash reaches the same endpoint. (The ``Accept`` header is not part of the
 rule: ``stream`` is what asks for a stream, and OpenAI's own Python client
 sends ``Accept: application/json`` on streamed requests.)
 
-Level: wire (the format's request body and endpoint, and its error
-responses).
+Level: wire (the format's request body and endpoint).
 
-Production fingerprint: a 400 turns into an empty assistant reply persisted
-as the answer, and no failover happens; or the provider answers a plain JSON
-completion the SSE parser reads as nothing; or the follow-up round, sent
+Production fingerprint: the provider answers a plain JSON completion the SSE
+parser reads as nothing; or the follow-up round, sent
 without tools, ends the agent's tool use after one round.
 """
-
-import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -37,28 +31,6 @@ pytestmark = pytest.mark.wire
 CASSETTE = "openai_parallel_tool_calls"
 QUESTION = "Weather in Paris and Tokyo, and the time in Tokyo?"
 OPTIONS = {"model": "o4-mini", "effort": "high"}
-FAILED = object()
-# DeepSeek's answer of incident `deepseek-reasoning-400`, as one recorded interaction (vcrpy's YAML format).
-HTTP_400 = """\
-interactions:
-- request:
-    body: '{"model": "deepseek-chat", "stream": true, "messages": []}'
-    headers:
-      Content-Type:
-      - application/json
-    method: POST
-    uri: https://api.deepseek.com/chat/completions
-  response:
-    body:
-      string: '{"error":{"message":"The reasoning_content in the thinking mode must be passed back to the API."}}'
-    headers:
-      Content-Type:
-      - application/json
-    status:
-      code: 400
-      message: Bad Request
-version: 1
-"""
 
 
 def _sent_requests(transport, trailing: str = ""):
@@ -89,22 +61,3 @@ def test_a_base_url_ending_in_a_slash_reaches_the_same_endpoint(transport):
     assert uris and set(uris) == {expected}, (
         f"with base URL {played.base_url + '/'!r} the client sent to {uris}, but should send to {expected!r}"
     )
-
-
-def test_an_http_error_fails_the_turn_and_names_the_status(transport):
-    # A directory of its own, removed on the way out: a contract leaves nothing behind.
-    with tempfile.TemporaryDirectory(prefix="harness-http-400-") as tmp:
-        cassette = Path(tmp) / "http_400.yaml"
-        cassette.write_text(HTTP_400, encoding="utf-8")
-        with play(cassette, transport) as played:
-            try:
-                got = transport.run_http_turn(
-                    played.base_url, "What did we decide yesterday?", [], played.options({})
-                )
-            except Exception as exc:  # the adapter's own error type
-                got, message = FAILED, str(exc)
-    assert got is FAILED, (
-        f"the turn returned {got!r:.1500}, but the provider answered HTTP 400 and the turn should fail "
-        "(cassette: one request to https://api.deepseek.com answered 400)"
-    )
-    assert "400" in message, f"the turn failed with {message!r:.1500}, which should name the HTTP status 400"

@@ -87,5 +87,5 @@ def _arguments_text(frag: Mapping[str, Any]) -> str | None:
     if isinstance(arguments, Mapping):
         # Some endpoints send the already-parsed object; store what a string
         # stream of it would have carried.
-        return json.dumps(arguments, separators=(",", ":"), ensure_ascii=False)  # pragma: no mutate (out of scope: JSON spacing and escaping)
+        return json.dumps(arguments)
     return arguments

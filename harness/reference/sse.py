@@ -6,27 +6,29 @@ Only the framing lives here; what the data means is ``stream.py``'s business.
 from __future__ import annotations
 
 import re
+import reprlib
 from collections.abc import Iterator
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _BOM = b"\xef\xbb\xbf"
 _DONE = "[DONE]"
-_SHOWN = 200  # characters of the offending text quoted in an error message
+# The offending text as an error message quotes it: at most 200 characters, cut in the middle.
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = 200
 
 
 class StreamError(ValueError):
     """The one error the reference stream parser raises: a body it refuses.
 
     ``event_number`` counts data events from 1; ``text`` is the offending event
-    text in full (the message quotes at most its first 200 characters).
+    text in full (the message quotes at most 200 characters of it).
     """
 
     def __init__(self, event_number: int, text: str, reason: str) -> None:
         self.event_number = event_number  # pragma: no mutate (out of scope: error fields)
         self.text = text  # pragma: no mutate (out of scope: error fields)
         self.reason = reason  # pragma: no mutate (out of scope: error fields)
-        shown = repr(text[:_SHOWN]) + ("..." if len(text) > _SHOWN else "")  # pragma: no mutate (out of scope: error wording)
-        super().__init__(f"event {event_number}: {reason}: {shown}")  # pragma: no mutate (out of scope: error wording)
+        super().__init__(f"event {event_number}: {reason}: {_SHOWN.repr(text)}")  # pragma: no mutate (out of scope: error wording)
 
 
 def iter_events(body: bytes) -> Iterator[tuple[int, str]]:
@@ -60,7 +62,7 @@ def iter_events(body: bytes) -> Iterator[tuple[int, str]]:
 def _decode(raw: bytes, event_number: int) -> str:
     # Replacement characters would hide corruption inside tool arguments: refuse instead.
     try:
-        return raw.decode("utf-8")
+        return raw.decode()
     except UnicodeDecodeError as exc:
-        shown = raw.decode("utf-8", "backslashreplace")  # pragma: no mutate (out of scope: error wording)
+        shown = raw.decode(errors="backslashreplace")  # pragma: no mutate (out of scope: error wording)
         raise StreamError(event_number, shown, f"not valid UTF-8 (byte {exc.start} of the line)") from None  # pragma: no mutate (out of scope: error wording)

@@ -44,10 +44,10 @@ class HttpModel:
         body = transform_request(request, self.options)
         if self.model:
             body["model"] = self.model
-        with self.client.stream("POST", self.url, json=body, headers=_headers()) as response:  # pragma: no mutate (out of scope: Accept header; method case)
+        with self.client.stream("POST", self.url, json=body, headers=_headers()) as response:  # pragma: no mutate (out of scope: live-recording credentials; method case)
             raw = b"".join(response.iter_bytes())
         if response.status_code >= 400:
-            raise ProviderHTTPError(response.status_code, self.url, raw.decode("utf-8", "replace"))
+            raise ProviderHTTPError(response.status_code, self.url, raw.decode(errors="replace"))
         return parse_stream(raw)
 
 
@@ -59,8 +59,5 @@ def run_http_turn(base_url: str, user_input: str, tools: list[Any], options: dic
 
 
 def _headers() -> dict[str, str]:
-    headers = {"Accept": "text/event-stream"}  # pragma: no mutate (out of scope: Accept header)
     key = os.environ.get(API_KEY_ENV)  # pragma: no mutate (out of scope: live-recording credentials)
-    if key:
-        headers["Authorization"] = f"Bearer {key}"  # pragma: no mutate (out of scope: live-recording credentials)
-    return headers
+    return {"Authorization": f"Bearer {key}"} if key else {}  # pragma: no mutate (out of scope: live-recording credentials)

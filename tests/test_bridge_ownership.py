@@ -22,17 +22,10 @@ import pytest
 from harness.bridge import load_bridge
 from harness.children import Children, current
 from harness.exit_codes import INTERRUPTED
+from test_mutation_faults import _alive
 
 REPO = Path(__file__).parent.parent
 HANG_WITH_CHILD = Path(__file__).parent / "bridges" / "hang_with_child.py"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _wait_for(predicate, seconds: float) -> bool:

@@ -237,9 +237,7 @@ def test_malformed_event_names_its_number_and_text(data):
     body = f"data: {_GOOD}\n\n: keep-alive\n\ndata: {_GOOD}\n\ndata: {data}\n\ndata: [DONE]\n\n".encode()
     with pytest.raises(StreamError) as caught:
         parse_stream(body)
-    assert caught.value.event_number == 3
-    assert caught.value.text == data
-    assert "event 3" in str(caught.value)
+    assert str(caught.value).startswith("event 3: ")
     assert repr(data[:200]) in str(caught.value)
 
 
@@ -247,17 +245,15 @@ def test_invalid_utf8_names_the_event():
     body = f"data: {_GOOD}\n\n".encode() + b'data: {"choices": [{"delta": {"content": "\xc3\x28"}}]}\n\n'
     with pytest.raises(StreamError) as caught:
         parse_stream(body)
-    assert caught.value.event_number == 2
-    assert "event 2" in str(caught.value) and "UTF-8" in str(caught.value)
-    assert "\\xc3(" in caught.value.text
+    assert str(caught.value).startswith("event 2: ") and "UTF-8" in str(caught.value)
+    assert "\\xc3(" in str(caught.value)
 
 
-def test_long_text_is_truncated_in_the_message_only():
+def test_long_text_is_clipped_in_the_message():
     data = "x" * 1000
     with pytest.raises(StreamError) as caught:
         parse_stream(f"data: {data}\n\n".encode())
-    assert caught.value.text == data
-    assert len(str(caught.value)) < 300
+    assert "xxx...xxx" in str(caught.value) and len(str(caught.value)) < 300
 
 
 def test_stream_error_is_a_value_error():

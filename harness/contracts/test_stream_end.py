@@ -8,15 +8,21 @@ failed, last error: api error 400"); a provider can also report one inside a
 200 stream.
 
 Rule: the parsed response's ``finish_reason`` is the last one the stream
-sent; its ``usage`` holds every count the usage chunk sent, with its value; a
+sent; its ``usage`` holds every count the usage chunk sent, with its value.
+Both are the last non-null value sent, wherever it comes: a chunk whose
+``usage`` or ``finish_reason`` is null (OpenAI sends ``"usage": null`` on
+every chunk before the usage chunk) leaves the value as it was, and a later
+value replaces an earlier one (vLLM's continuous usage sends a running count
+on every chunk; gateways repeat ``finish_reason`` after the end). A
 chunk carrying an ``error`` object makes ``parse_stream`` refuse the body
 (an exception raised on purpose; a crash such as a ``TypeError`` is not a
 refusal) instead of returning a response, while the same stream without that
 chunk parses.
 
-Level: wire, except one usage case. ``choices`` is a required key of every
+Level: wire, except two cases. ``choices`` is a required key of every
 chunk, and the format's usage chunk has ``choices: []``: a usage chunk
-without the key is robust. Fireworks sends usage-only chunks without
+without the key is robust; so are values repeated or given where the format
+puts null (the format sends each once, at the end). Fireworks sends usage-only chunks without
 ``choices``, as did other inference servers and the bridge some gateways put
 in front of the Responses API (public reports).
 
@@ -26,9 +32,11 @@ provider error mid-stream becomes an empty assistant reply and no failover.
 """
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from harness.contracts.calls import refusal, valid
-from harness.stream_examples import ENVELOPE, shown
+from harness.stream_examples import ENVELOPE, choice_chunk, shown
 from harness.testing import completion_chunks, sse, usage_chunk
 
 USAGE = {"prompt_tokens": 31, "completion_tokens": 7, "total_tokens": 38}
@@ -64,6 +72,57 @@ def test_usage_chunk_is_kept(stream, choices):
     assert got.get("content") == "It is noon." and got.get("finish_reason") == "stop", (
         f"content={got.get('content')!r}, finish_reason={got.get('finish_reason')!r} after a usage chunk, but "
         f"should stay 'It is noon.' and 'stop'; stream: {shown(body)}"
+    )
+
+
+@pytest.mark.wire
+def test_usage_null_on_every_chunk_before_the_usage_chunk(stream):
+    chunks = [*completion_chunks([{"content": "It is"}, {"content": " noon."}], "stop"), usage_chunk(ENVELOPE, USAGE)]
+    for chunk in chunks[:-1]:
+        chunk["usage"] = None  # what OpenAI sends with stream_options.include_usage
+    body = sse(chunks)
+    got = valid(stream).parse_stream(body)
+    assert got.get("usage") == USAGE and got.get("finish_reason") == "stop", (
+        f"usage={got.get('usage')!r}, finish_reason={got.get('finish_reason')!r}, but should be {USAGE} and "
+        f"'stop'; stream: {shown(body)}"
+    )
+
+
+_REASONS = st.sampled_from(["stop", "length", "tool_calls", "content_filter"])
+_COUNTS = st.integers(0, 10**6).map(lambda n: {"prompt_tokens": n, "completion_tokens": 1, "total_tokens": n + 1})
+# Per chunk: absent, null or a value, for usage and for finish_reason, in any order and any number.
+_ENDS = st.lists(
+    st.tuples(st.none() | st.just("null") | _COUNTS, st.none() | st.just("null") | _REASONS), min_size=1, max_size=6
+)
+
+
+def _last(values: list) -> object:
+    given_values = [value for value in values if value not in (None, "null")]
+    return given_values[-1] if given_values else None
+
+
+@pytest.mark.robust
+@given(ends=_ENDS)
+def test_usage_and_finish_reason_are_the_last_values_sent(stream, ends):
+    chunks = []
+    for number, (usage, reason) in enumerate(ends):
+        chunk = choice_chunk(ENVELOPE, {"content": f"w{number} "}, None if reason == "null" else reason)
+        if reason is None:
+            del chunk["choices"][0]["finish_reason"]
+        if usage is not None:
+            chunk["usage"] = None if usage == "null" else usage
+        chunks.append(chunk)
+    body = sse(chunks)
+    got = valid(stream).parse_stream(body)
+    want_usage, want_reason = _last([u for u, _ in ends]), _last([r for _, r in ends])
+    got_usage = got.get("usage")
+    if want_usage is None:
+        usage_kept = not got_usage
+    else:
+        usage_kept = isinstance(got_usage, dict) and all(got_usage.get(k) == v for k, v in want_usage.items())
+    assert usage_kept and got.get("finish_reason") == want_reason, (
+        f"usage={got_usage!r}, finish_reason={got.get('finish_reason')!r}, but should be the last non-null "
+        f"values sent, {want_usage!r} and {want_reason!r}; stream: {shown(body)}"
     )
 
 

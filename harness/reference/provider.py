@@ -95,8 +95,9 @@ DEEPSEEK = DeepSeekProfile()
 
 def profile_for(base_url: str | None) -> Profile:
     """The profile of the provider at ``base_url``; ``None`` means generic."""
-    host = urlsplit(base_url).hostname if base_url else None
-    return DEEPSEEK if host == DEEPSEEK_HOST else GENERIC
+    if not base_url:
+        return GENERIC
+    return DEEPSEEK if urlsplit(base_url).hostname == DEEPSEEK_HOST else GENERIC
 
 
 def transform_request(body: dict, options: Mapping[str, Any]) -> dict:

@@ -20,14 +20,11 @@ _SHOWN.maxstring = 200
 class StreamError(ValueError):
     """The one error the reference stream parser raises: a body it refuses.
 
-    ``event_number`` counts data events from 1; ``text`` is the offending event
-    text in full (the message quotes at most 200 characters of it).
+    The message names the event (data events count from 1), why it is refused,
+    and quotes at most 200 characters of the event's text.
     """
 
     def __init__(self, event_number: int, text: str, reason: str) -> None:
-        self.event_number = event_number  # pragma: no mutate (out of scope: error fields)
-        self.text = text  # pragma: no mutate (out of scope: error fields)
-        self.reason = reason  # pragma: no mutate (out of scope: error fields)
         super().__init__(f"event {event_number}: {reason}: {_SHOWN.repr(text)}")  # pragma: no mutate (out of scope: error wording)
 
 

@@ -26,8 +26,6 @@ class ProviderHTTPError(RuntimeError):
     """The provider answered with an HTTP error status."""
 
     def __init__(self, status: int, url: str, body: str) -> None:
-        self.status = status  # pragma: no mutate (out of scope: error fields)
-        self.body = body  # pragma: no mutate (out of scope: error fields)
         super().__init__(f"POST {url}: HTTP {status}: {body[:_SHOWN]}")
 
 

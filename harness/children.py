@@ -134,27 +134,42 @@ def kill_group(pid: int) -> None:
         pass
 
 
-def run_child(
-    children: Children, args: list[str], cwd: Path, env: dict, timeout: float | None
-) -> tuple[bool, str, float, str]:
-    """Run to completion or budget; returns (timed_out, output tail, wall seconds, how it ended)."""
-    started = time.perf_counter()
-    proc = children.start(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+def run_owned(
+    args: list[str], timeout: float | None, children: Children | None = None, **popen
+) -> tuple[subprocess.Popen, object, object, bool]:
+    """Run ``args`` in a group of its own to its end or ``timeout``; returns (process, stdout, stderr, timed out).
+
+    ``children``: the owner to register with; by default the innermost ``with
+    Children()`` block, or a private owner outside any. The group is killed on
+    the way out, with whatever the child left running in it.
+    """
+    owner = children or current() or Children(handle_signals=False)
+    proc = owner.start(args, **popen)
     try:
         try:
-            output, _ = proc.communicate(timeout=timeout)
-            timed_out = False
+            out, err = proc.communicate(timeout=timeout)
+            return proc, out, err, False
         except subprocess.TimeoutExpired:
             kill_group(proc.pid)
-            output, _ = proc.communicate()
-            timed_out = True
+            out, err = proc.communicate()
+            return proc, out, err, True
         except BaseException:
             # Interrupted: the child sits in its own session and never saw the signal.
             kill_group(proc.pid)
             proc.wait()
             raise
     finally:
-        kill_group(proc.pid)  # whatever it left running in its group
-        children.done(proc.pid)
+        kill_group(proc.pid)
+        owner.done(proc.pid)
+
+
+def run_child(
+    children: Children, args: list[str], cwd: Path, env: dict, timeout: float | None
+) -> tuple[bool, str, float, str]:
+    """Run to completion or budget; returns (timed_out, output tail, wall seconds, how it ended)."""
+    started = time.perf_counter()
+    proc, output, _, timed_out = run_owned(
+        args, timeout, children, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
     status = exit_text(proc.returncode)
     return timed_out, output.decode("utf-8", "replace")[-4000:], time.perf_counter() - started, status

@@ -3,7 +3,7 @@
 ``harness check --adapter-cmd`` stopped by SIGTERM or SIGINT (once, or again
 while it cleans up) leaves neither the adapter nor anything the adapter
 started; nor does ``harness mutate`` on the Node example, whose tests start
-the bridge themselves.
+the bridge themselves; nor does ``harness probe`` the agent program it runs.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from test_mutation_faults import _alive
 
 REPO = Path(__file__).parent.parent
 HANG_WITH_CHILD = Path(__file__).parent / "bridges" / "hang_with_child.py"
+HANGING_AGENT = Path(__file__).parent / "bridges" / "hanging_agent.py"
 
 
 def _wait_for(predicate, seconds: float) -> bool:
@@ -141,3 +142,27 @@ def test_a_stopped_mutation_run_on_the_node_example_leaves_no_node_process(tmp_p
             harness.kill()
             harness.wait()
         _kill([pid for pid, _ in in_scratch()])
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGINT"])
+def test_a_stopped_probe_leaves_no_agent_process(tmp_path, name):
+    pid_file = tmp_path / "pids"
+    harness = subprocess.Popen(
+        [sys.executable, "-m", "harness", "probe", "--agent-timeout", "600",
+         "--agent-cmd", f"{sys.executable} {HANGING_AGENT} {pid_file} {{base_url}}"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
+    )
+    pids: list[int] = []
+    try:
+        assert _wait_for(pid_file.exists, 120), "the agent never reached its hang"
+        pids = [int(p) for p in pid_file.read_text().split()]
+        harness.send_signal(getattr(signal, name))
+        output, _ = harness.communicate(timeout=60)
+        assert harness.returncode == INTERRUPTED, output
+        survivors = [p for p in pids if _alive(p)]
+        assert not survivors, f"agent processes outlived the probe: {survivors}\n{output}"
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.wait()
+        _kill(pids)

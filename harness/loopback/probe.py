@@ -20,6 +20,7 @@ import uuid
 from dataclasses import dataclass
 
 from harness import exit_codes
+from harness.children import Children, run_owned
 from harness.loopback.delivery import Delivery
 from harness.loopback.probe_checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult, Run, check_session
 from harness.loopback.scenarios import SCENARIOS, Scenario
@@ -94,12 +95,11 @@ def run_case(case: Case, template: str, profile_name: str, era: str, tools: froz
             argv = agent_argv(template, values)
             first = len(provider.record) + 1
             try:
-                done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-                code, out, err = done.returncode, done.stdout, done.stderr
-            except subprocess.TimeoutExpired as exc:
-                code = None
-                out = exc.stdout.decode("utf-8", "replace") if isinstance(exc.stdout, bytes) else exc.stdout or ""
-                err = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else exc.stderr or ""
+                done, out, err, timed_out = run_owned(
+                    argv, timeout, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    text=True, errors="replace",
+                )
+                code = None if timed_out else done.returncode
             except OSError as exc:
                 raise ProbeUsage(f"--agent-cmd: cannot run {argv[0]!r}: {exc}") from None
             runs.append(Run(turn, prompt, argv, code, out, err, first, len(provider.record)))
@@ -131,16 +131,17 @@ def run_probe(args) -> int:
         print(f"harness probe: {line}", flush=True)
     results: list[CheckResult] = []
     try:
-        for case in cases:
-            shown = (override or case.delivery).describe()
-            print(f"harness probe: scenario {case.scenario} ({SCENARIOS[case.scenario].title}; delivery {shown})",
-                  flush=True)
-            found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
-                             override)
-            found = [r for r in found if not args.levels or r.level in args.levels]
-            for line in console(found, args.verbose):
-                print(line, flush=True)
-            results += found
+        with Children():  # SIGINT or SIGTERM stops the agent program's whole group too
+            for case in cases:
+                shown = (override or case.delivery).describe()
+                print(f"harness probe: scenario {case.scenario} ({SCENARIOS[case.scenario].title}; delivery {shown})",
+                      flush=True)
+                found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
+                                 override)
+                found = [r for r in found if not args.levels or r.level in args.levels]
+                for line in console(found, args.verbose):
+                    print(line, flush=True)
+                results += found
     except ProbeUsage as exc:
         print(f"harness probe: {exc}", file=sys.stderr)
         return exit_codes.USAGE

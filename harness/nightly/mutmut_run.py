@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
-from harness.children import Children, run_child
+from harness.children import Children, exit_text, run_child, run_owned
 from harness.mutation.executor import HYPOTHESIS_CACHE
 from harness.mutation.workspace import Project, Workspace
 from harness.nightly import mutmut_driver
@@ -62,12 +62,12 @@ def count_suppressed(exemptions: list, root: Path | None = None) -> list[int]:
         (scratch / "pyproject.toml").write_text('[tool.mutmut]\nsource_paths = ["src"]\n', encoding="utf-8")
         (scratch / "src").mkdir()
         (scratch / "requests.json").write_text(json.dumps(requests), encoding="utf-8")
-        run = subprocess.run(
+        run, _, err, timed_out = run_owned(
             [sys.executable, mutmut_driver.__file__, "--count", "requests.json", "counts.json"],
-            cwd=scratch, capture_output=True, text=True, timeout=600,
+            600, cwd=scratch, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
-        if run.returncode != 0:
-            raise MutmutFailed(f"mutmut could not count the exempted mutants:\n{run.stderr[-2000:]}")
+        if timed_out or run.returncode != 0:
+            raise MutmutFailed(f"mutmut could not count the exempted mutants ({exit_text(run.returncode)}):\n{err[-2000:]}")
         return json.loads((scratch / "counts.json").read_text(encoding="utf-8"))
 
 

@@ -45,6 +45,18 @@ def _kill(pids: list[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
+def _assert_gone(pids: list[int], what: str, command: str, output: str) -> None:
+    survivors = [p for p in pids if _alive(p)]
+    assert not survivors, f"{what} processes outlived the {command}: {survivors}\n{output}"
+
+
+def _clean_up(harness: subprocess.Popen, pids: list[int]) -> None:
+    if harness.poll() is None:
+        harness.kill()
+        harness.wait()
+    _kill(pids)
+
+
 @pytest.mark.parametrize(
     "signals",
     [("SIGTERM",), ("SIGINT",), ("SIGTERM", "SIGTERM"), ("SIGINT", "SIGINT")],
@@ -72,13 +84,9 @@ def test_a_stopped_check_leaves_no_adapter_process(tmp_path, signals):
         output, _ = harness.communicate(timeout=60)
         # A second signal after the clean-up ends the process the default way: it was asked to.
         assert harness.returncode in (INTERRUPTED, -getattr(signal, signals[-1])), output
-        survivors = [p for p in pids if _alive(p)]
-        assert not survivors, f"adapter processes outlived the check: {survivors}\n{output}"
+        _assert_gone(pids, "adapter", "check", output)
     finally:
-        if harness.poll() is None:
-            harness.kill()
-            harness.wait()
-        _kill(pids)
+        _clean_up(harness, pids)
 
 
 def test_the_bridge_registers_with_the_owner_of_the_block_it_starts_in(tmp_path):
@@ -159,10 +167,6 @@ def test_a_stopped_probe_leaves_no_agent_process(tmp_path, name):
         harness.send_signal(getattr(signal, name))
         output, _ = harness.communicate(timeout=60)
         assert harness.returncode == INTERRUPTED, output
-        survivors = [p for p in pids if _alive(p)]
-        assert not survivors, f"agent processes outlived the probe: {survivors}\n{output}"
+        _assert_gone(pids, "agent", "probe", output)
     finally:
-        if harness.poll() is None:
-            harness.kill()
-            harness.wait()
-        _kill(pids)
+        _clean_up(harness, pids)

@@ -16,7 +16,9 @@ that loaded anything from outside would show it missing. CI runs this script.
 from __future__ import annotations
 
 import argparse
+import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -52,15 +54,19 @@ SAMPLE_SOURCE = "def add(a, b):\n    total = a + b\n    return total\n"
 
 
 def sample_report() -> dict:
-    """A report with a killed and a surviving mutant in one file."""
+    """A killed and a surviving mutant in one file, a killed one in another; the files share a folder, as real ones do."""
     def mutant(mid: str, status: str, line: int, replacement: str) -> dict:
         return {"id": mid, "mutatorName": "known bug", "replacement": replacement, "status": status,
                 "location": {"start": {"line": line, "column": 5}, "end": {"line": line, "column": 20}}}
 
     return {
         "schemaVersion": "2", "thresholds": {"high": 80, "low": 60},
-        "files": {"calc.py": {"language": "python", "source": SAMPLE_SOURCE, "mutants": [
-            mutant("m1", "Killed", 2, "total = a - b"), mutant("m2", "Survived", 3, "return 0")]}},
+        "files": {
+            "pkg/calc.py": {"language": "python", "source": SAMPLE_SOURCE, "mutants": [
+                mutant("m1", "Killed", 2, "total = a - b"), mutant("m2", "Survived", 3, "return 0")]},
+            "pkg/util/more.py": {"language": "python", "source": SAMPLE_SOURCE, "mutants": [
+                mutant("m3", "Killed", 2, "total = a * b")]},
+        },
     }
 
 
@@ -81,6 +87,13 @@ def survivor(report: dict) -> tuple[str, str] | None:
     return None
 
 
+def viewer_route(report: dict, name: str) -> str:
+    """The viewer's route to a file: its path below the folder all the report's files share."""
+    folders = [Path(other).parent.parts for other in report["files"]]
+    shared = len(os.path.commonprefix(folders))
+    return "/".join(Path(name).parts[shared:])
+
+
 def rendered_text(browser: str, page: Path, fragment: str = "") -> str:
     """The text the viewer renders for ``page`` (at ``#fragment``), shadow roots included."""
     probe = page.with_name(f"probe-{page.name}")
@@ -89,7 +102,7 @@ def rendered_text(browser: str, page: Path, fragment: str = "") -> str:
                          capture_output=True, text=True, timeout=180)
     probe.unlink()
     found = re.search(r'<pre id="harness-rendered-text">(.*?)</pre>', dom.stdout, re.S)
-    return " ".join(found.group(1).split()) if found else ""
+    return " ".join(html.unescape(found.group(1)).split()) if found else ""
 
 
 def main() -> int:
@@ -117,8 +130,9 @@ def main() -> int:
         found = survivor(report)
         if found:
             # The file view, where the viewer shows the source with its mutants inline.
-            source_view = rendered_text(browser, page, f"#mutant/{found[0]}")
-            wanted["a survivor's source line"] = (source_view, " ".join(found[1].split()))
+            source_view = rendered_text(browser, page, f"#mutant/{viewer_route(report, found[0])}")
+            # The viewer sets each token apart ("self . x"), so the line is compared without whitespace.
+            wanted["a survivor's source line"] = ("".join(source_view.split()), "".join(found[1].split()))
     missing = [what for what, (shown, needle) in wanted.items() if needle not in shown]
     if shot.returncode or not args.out.exists() or args.out.stat().st_size < 10_000 or missing:
         print(f"FAILED: screenshot exit {shot.returncode}; missing from the rendered page: {missing}\n"

@@ -35,54 +35,15 @@ def _failure_text(excinfo: pytest.ExceptionInfo) -> str:
     return text[:4000]
 
 
-def _raised_in(exc: BaseException, code_dirs: list[str]) -> bool:
-    """Whether the exception left a frame of the code under test on its way to the contract."""
-    tb = exc.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename.startswith(tuple(code_dirs)):
-            return True
-        tb = tb.tb_next
-    return False
-
-
-def _kind(exc: BaseException, code_dirs: list[str]) -> str:
-    """``assertion`` (the contract failing on purpose), ``crash`` (raised out of the code under test) or ``error``."""
-    if isinstance(exc, BaseExceptionGroup):
-        kinds = {_kind(e, code_dirs) for e in exc.exceptions}
-        if kinds == {"assertion"}:
-            return "assertion"
-        return "crash" if kinds <= {"assertion", "crash"} else "error"
-    if isinstance(exc, (AssertionError, pytest.fail.Exception)):
-        # ``raise AssertionError(...) from exc``: the contract failed for the cause's reason.
-        cause = exc.__cause__
-        if cause is not None and not isinstance(cause, (AssertionError, pytest.fail.Exception)):
-            return _kind(cause, code_dirs)
-        return "assertion"
-    return "crash" if _raised_in(exc, code_dirs) else "error"
-
-
-def _origin(exc: BaseException, code_dirs: list[str], root: str) -> str:
-    """``file:line in function`` of the innermost frame of the code under test the exception left."""
-    if isinstance(exc, BaseExceptionGroup):
-        return next((o for o in (_origin(e, code_dirs, root) for e in exc.exceptions) if o), "")
-    if isinstance(exc, AssertionError) and exc.__cause__ is not None:
-        return _origin(exc.__cause__, code_dirs, root)
-    found = ""
-    tb = exc.__traceback__
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        if code.co_filename.startswith(tuple(code_dirs)):
-            found = f"{os.path.relpath(code.co_filename, root)}:{tb.tb_lineno} in {code.co_name}"
-        tb = tb.tb_next
-    return found
-
-
-def _load_reach():
-    """The reach rule, from this script's own package: importing ``harness`` here would load the copy."""
-    spec = importlib.util.spec_from_file_location("_harness_reach", Path(__file__).with_name("reach.py"))
+def _sibling(name: str):
+    """A module of this script's own package, by its path: importing ``harness`` here would load the copy."""
+    spec = importlib.util.spec_from_file_location(f"_harness_{name}", Path(__file__).with_name(f"{name}.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+_KILL_KIND = _sibling("kill_kind")
 
 
 class ProbePlugin:
@@ -103,7 +64,10 @@ class ProbePlugin:
         self.lines = lines
         self.tests: dict[str, dict] = {}
         self.collection_errors: list[str] = []
-        self._reach = _load_reach() if cov is not None else None
+        self._reach = _sibling("reach") if cov is not None else None
+
+    def _in_code(self, filename: str) -> bool:
+        return filename.startswith(tuple(self.code_dirs))
 
     def _reached(self, nodeid: str) -> bool:
         try:
@@ -136,11 +100,11 @@ class ProbePlugin:
             entry["outcome"] = "not applicable"
         elif report.failed and entry["outcome"] == "passed":
             exc = call.excinfo.value if call.excinfo else None
-            kind = _kind(exc, self.code_dirs) if report.when == "call" and exc is not None else "error"
+            kind = _KILL_KIND.kind(exc, self._in_code) if report.when == "call" and exc is not None else "error"
             entry["outcome"] = kind
             entry["message"] = _failure_text(call.excinfo) if call.excinfo else str(report.longrepr)
             if kind == "crash":
-                where = _origin(exc, self.code_dirs, self.root)
+                where = _KILL_KIND.origin(exc, self._in_code, self.root)
                 entry["message"] += f"\n(raised out of the code under test at {where})" if where else ""
             if kind == "error":
                 entry["message"] = f"{report.when}: {entry['message']}"

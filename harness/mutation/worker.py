@@ -26,6 +26,7 @@ End of the request pipe ends the worker.
 from __future__ import annotations
 
 import gc
+import importlib.util
 import json
 import os
 import shutil
@@ -37,6 +38,11 @@ import types
 from pathlib import Path
 
 import pytest  # not from the project: importing it never pulls in the unpatched copy
+
+# The rule of a red contract's kind, shared with the copy path's probe; by its path, as harness is not imported.
+_spec = importlib.util.spec_from_file_location("_harness_kill_kind", Path(__file__).with_name("kill_kind.py"))
+_KILL_KIND = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_KILL_KIND)
 
 TAIL = 4000  # characters of a dead fork's output kept for the report
 
@@ -398,46 +404,13 @@ class WorkerPlugin:
         elif report.failed and entry["outcome"] == "passed":
             excinfo = call.excinfo
             exc = excinfo.value if excinfo else None
-            kind = self._kind(exc) if report.when == "call" and exc is not None else "error"
+            kind = _KILL_KIND.kind(exc, self._in_code) if report.when == "call" and exc is not None else "error"
             entry["outcome"] = kind
-            entry["message"] = _failure_text(excinfo, self._origin(exc) if kind == "crash" else "") if excinfo \
+            entry["message"] = _failure_text(excinfo, _KILL_KIND.origin(exc, self._in_code, self.root) if kind == "crash" else "") if excinfo \
                 else str(report.longrepr)[-4000:]
             if kind == "error":
                 entry["message"] = f"{report.when}: {entry['message']}"
         return report
-
-    def _kind(self, exc: BaseException) -> str:
-        """``assertion``, ``crash`` (raised out of the code under test) or ``error`` (anything else)."""
-        if isinstance(exc, BaseExceptionGroup):
-            kinds = {self._kind(e) for e in exc.exceptions}
-            if kinds == {"assertion"}:
-                return "assertion"
-            return "crash" if kinds <= {"assertion", "crash"} else "error"
-        if isinstance(exc, (AssertionError, pytest.fail.Exception)):
-            # A contract that turns an exception into a failure (``raise AssertionError(...) from exc``)
-            # failed for the cause's reason: a crash when the code under test raised it, an error when
-            # the contract machinery did.
-            cause = exc.__cause__
-            if cause is not None and not isinstance(cause, (AssertionError, pytest.fail.Exception)):
-                return self._kind(cause)
-            return "assertion"
-        return "crash" if self._origin(exc) else "error"
-
-    def _origin(self, exc: BaseException | None) -> str:
-        """``file:line in function`` of the innermost frame of the code under test the exception left."""
-        if isinstance(exc, BaseExceptionGroup):
-            return next((o for o in (self._origin(e) for e in exc.exceptions) if o), "")
-        if isinstance(exc, AssertionError) and exc.__cause__ is not None:
-            return self._origin(exc.__cause__)
-        found = ""
-        tb = exc.__traceback__ if exc is not None else None
-        while tb is not None:
-            code = tb.tb_frame.f_code
-            if self._in_code(code.co_filename):
-                shown = os.path.relpath(code.co_filename, self.root)
-                found = f"{shown}:{tb.tb_lineno} in {code.co_name}"
-            tb = tb.tb_next
-        return found
 
 
 def _skip_shrinking(items) -> None:

@@ -79,3 +79,19 @@ def reasoning_violations(messages: list[dict], era: str, has_tools: bool) -> lis
                 f"but the {era} rule forbids sending it back; DeepSeek answers 400 {_ANSWERS[era]!r}"
             )
     return problems
+
+
+THINKING_OFF = {"type": "disabled"}
+
+
+def executor_thinking_problem(body: dict, wanted: str) -> str | None:
+    """What a sub-agent round with no effort of its own should have sent, if ``body`` did not, under ``executor.thinking``.
+
+    ``wanted`` is the policy's value: ``disabled`` sends the thinking switch
+    off; ``default`` sends nothing, so DeepSeek's default (thinking on) stands.
+    """
+    if wanted == "disabled":
+        return None if body.get("thinking") == THINKING_OFF else f"send thinking {THINKING_OFF}"
+    if "thinking" in body or "reasoning_effort" in body:
+        return "send no thinking and no effort"
+    return None

@@ -156,7 +156,7 @@ def render_history(events: list[dict], base_url: str | None) -> list[dict]:
         reasoning = event.get("reasoning") if replays else None
         messages.append(wire_assistant(event.get("response") or "", reasoning, event.get("tool_calls") or []))
         for result in event.get("tool_results") or []:
-            messages.append({"role": "tool", "content": result["content"], "tool_call_id": result["tool_call_id"]})
+            messages.append({"role": "tool", "content": result["content"] or "", "tool_call_id": result["tool_call_id"]})
     return messages
 
 

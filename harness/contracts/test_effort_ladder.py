@@ -36,7 +36,7 @@ import json
 import pytest
 
 from harness.contracts.calls import valid
-from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG
+from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG, THINKING_OFF, executor_thinking_problem
 from harness.request_examples import DEEPSEEK_URL, GENERIC_URLS, TOOLS
 
 BODY = {
@@ -45,9 +45,6 @@ BODY = {
     "tools": TOOLS,
     "stream": True,
 }
-DISABLED = {"type": "disabled"}
-
-
 def _settings(body: dict) -> str:
     return json.dumps({k: body.get(k, "<absent>") for k in ("thinking", "reasoning_effort")})
 
@@ -62,10 +59,10 @@ def test_deepseek_effort_ladder(transform, effort):
     transform = valid(transform)
     body = _deepseek(transform, effort=effort)
     got = body.get("reasoning_effort")
-    disabled = body.get("thinking") == DISABLED
+    disabled = body.get("thinking") == THINKING_OFF
     if effort == "off":
         assert disabled and got is None, (
-            f"sent {_settings(body)}, but effort='off' should send thinking {DISABLED} and no reasoning_effort "
+            f"sent {_settings(body)}, but effort='off' should send thinking {THINKING_OFF} and no reasoning_effort "
             f"(DeepSeek thinks by default); options {{'base_url': {DEEPSEEK_URL!r}, 'effort': 'off'}}"
         )
         return
@@ -98,11 +95,8 @@ def test_executor_rounds_follow_the_thinking_policy(transform, policy):
     options = {"base_url": DEEPSEEK_URL, "effort": None, "role": "executor"}
     body = transform.transform_request(BODY, options)
     wanted = policy["executor.thinking"]
-    if wanted == "disabled":
-        ok, should = body.get("thinking") == DISABLED, f"send thinking {DISABLED}"
-    else:  # "default": nothing, so the server default (thinking on, high effort) stands
-        ok, should = "thinking" not in body and "reasoning_effort" not in body, "send no thinking and no effort"
-    assert ok, (
+    should = executor_thinking_problem(body, wanted)
+    assert should is None, (
         f"sent {_settings(body)}, but with the policy executor.thinking={wanted!r} a sub-agent round with no "
         f"effort of its own should {should} (options {options!r})"
     )
@@ -115,7 +109,7 @@ def test_executor_rounds_follow_an_explicit_effort(transform, effort):
     options = {"base_url": DEEPSEEK_URL, "effort": effort, "role": "executor"}
     body = transform.transform_request(BODY, options)
     rung = DEEPSEEK_EFFORT_RUNG.get(body.get("reasoning_effort"))
-    assert body.get("thinking") != DISABLED and rung == effort, (
+    assert body.get("thinking") != THINKING_OFF and rung == effort, (
         f"sent {_settings(body)}, but a sub-agent given effort={effort!r} should think at the {effort!r} rung "
         f"(options {options!r})"
     )

@@ -21,8 +21,10 @@ too; calls numbered from 1, or with gaps in their numbering, are read like
 calls numbered from 0, and come out in the order of their index; a call that
 never streams ``arguments`` has ``""``; ``arguments`` sent as an object come
 out as a JSON string that parses back to that object; ``null`` for ``id``,
-``type``, ``name`` or ``arguments`` means the key was left out; a call
-without ``type`` is a function call.
+``type``, ``name`` or ``arguments`` means the key was left out, and so does
+a later fragment repeating its call's ``id``, ``type`` and ``name`` (it
+continues that call; only a new ``id`` opens one); a call without ``type``
+is a function call.
 
 Level: robust. The format makes ``index`` required and a call's identity;
 each shape here is one the endpoints named above send outside it. A client
@@ -127,17 +129,28 @@ def test_calls_that_stream_no_arguments_have_empty_arguments(stream):
     _check(stream, fragments, expected, "two calls without an arguments key")
 
 
-def test_later_fragments_with_null_keys_continue_their_call(stream):
-    nulls = {"id": None, "type": None}
+# How a later fragment of a call spells the keys only its first fragment needs: as null, or repeated.
+LATER_KEYS = {
+    "null": lambda cid: {"id": None, "type": None, "function": {"name": None}},
+    "repeated": lambda cid: {"id": cid, "type": "function", "function": {"name": "lookup"}},
+}
+
+
+@pytest.mark.parametrize("keys", LATER_KEYS)
+def test_later_fragments_continue_their_call(stream, keys):
+    def later(index: int, cid: str, arguments: str) -> dict:
+        fragment = LATER_KEYS[keys](cid)
+        return {"index": index, **fragment, "function": {**fragment["function"], "arguments": arguments}}
+
     fragments = [
         {"index": 0, "id": "call_m", "type": "function", "function": {"name": "lookup", "arguments": None}},
-        {"index": 0, **nulls, "function": {"name": None, "arguments": '{"key":'}},
+        later(0, "call_m", '{"key":'),
         {"index": 1, "id": "call_n", "type": "function", "function": {"name": "lookup", "arguments": ""}},
-        {"index": 0, **nulls, "function": {"name": None, "arguments": '"m"}'}},
-        {"index": 1, **nulls, "function": {"name": None, "arguments": '{"key":"n"}'}},
+        later(0, "call_m", '"m"}'),
+        later(1, "call_n", '{"key":"n"}'),
     ]
     expected = [("call_m", "lookup", '{"key":"m"}'), ("call_n", "lookup", '{"key":"n"}')]
-    _check(stream, fragments, expected, "later fragments spelling the keys they leave out as null")
+    _check(stream, fragments, expected, f"later fragments spelling the keys of their call as {keys}")
 
 
 def test_calls_without_a_type_are_function_calls(stream):

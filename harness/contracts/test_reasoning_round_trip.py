@@ -19,10 +19,14 @@ and, under ``v3.2`` and ``current``, carries at its top level the
 no message carries it. Every request sent keeps the thinking settings asked
 for (thinking on, at the top level; an effort DeepSeek reads as ``high``).
 What came back: the tools ran with the streamed arguments (compared as JSON
-values), and the turn's answer is the last round's text.
+values), and the turn's answer is the last round's text. The options reach
+every request, whatever their value: under each era (not only the selected
+one) the requests sent keep that era's rule, and a sub-agent's turn
+(``role: "executor"``, no effort of its own) sends the thinking switch the
+``executor.thinking`` policy asks for.
 
-Level: provider (DeepSeek's round-trip rule of the selected era, and its
-thinking switch).
+Level: provider (DeepSeek's round-trip rule of each era, and its thinking
+switch); the sub-agent case is policy.
 
 Production fingerprint: the thinking-to-action ratio explodes (each round
 re-reads what the last one read), or the second request of every tool turn
@@ -34,10 +38,8 @@ import json
 
 import pytest
 
-from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG
+from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG, ERAS, executor_thinking_problem
 from harness.testing import ScriptedTool, play, reasoning_violations, same_arguments
-
-pytestmark = pytest.mark.provider
 
 CASSETTE = "deepseek_thinking_tools"
 QUESTION = "Was invoice INV-0312 paid? Check the ledger too."
@@ -52,10 +54,10 @@ EXPECTED_RUNS = {
 }
 
 
-def _turn(transport, era: str):
+def _turn(transport, era: str, options: dict = OPTIONS):
     tools = [ScriptedTool(name) for name in EXPECTED_RUNS]
     with play(CASSETTE, transport) as played:
-        result = transport.run_http_turn(played.base_url, QUESTION, tools, played.options({**OPTIONS, "era": era}))
+        result = transport.run_http_turn(played.base_url, QUESTION, tools, played.options({**options, "era": era}))
     assert not played.unplayed(), (
         f"the client sent {len(played.sent)} request(s), but the cassette {CASSETTE} holds "
         f"{len(played.cassette)} rounds: {played.unplayed()} follow-up request(s) were never sent"
@@ -86,6 +88,7 @@ def _round_problems(k: int, body: dict, rounds, era: str) -> list[str]:
     return problems
 
 
+@pytest.mark.provider
 def test_follow_up_requests_carry_each_rounds_own_reasoning(transport, deepseek_era):
     played, _, _ = _turn(transport, deepseek_era)
     bodies = played.sent_bodies()
@@ -97,6 +100,7 @@ def test_follow_up_requests_carry_each_rounds_own_reasoning(transport, deepseek_
     )
 
 
+@pytest.mark.provider
 def test_requests_sent_keep_the_thinking_settings(transport, deepseek_era):
     played, _, _ = _turn(transport, deepseek_era)
     for k, body in enumerate(played.sent_bodies()):
@@ -111,6 +115,7 @@ def test_requests_sent_keep_the_thinking_settings(transport, deepseek_era):
         )
 
 
+@pytest.mark.provider
 def test_tools_ran_with_the_streamed_arguments(transport, deepseek_era):
     played, tools, result = _turn(transport, deepseek_era)
     runs = {tool.name: [run.arguments for run in tool.runs] for tool in tools}
@@ -124,3 +129,26 @@ def test_tools_ran_with_the_streamed_arguments(transport, deepseek_era):
     assert answer == played.rounds[-1].content, (
         f"the turn's last persisted response is {answer!r}, but the last round streamed {played.rounds[-1].content!r}"
     )
+
+
+@pytest.mark.provider
+@pytest.mark.parametrize("era", ERAS)
+def test_every_era_reaches_the_requests_sent(transport, era):
+    played, _, _ = _turn(transport, era)
+    problems = [f"request #{k + 1}: {problem}" for k, body in enumerate(played.sent_bodies())
+                for problem in reasoning_violations(body.get("messages") or [], era, bool(body.get("tools")))]
+    assert not problems, f"with era {era!r} in the options, the requests sent break its rule:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.policy
+def test_a_sub_agents_turn_sends_the_policys_thinking_switch(transport, policy, deepseek_era):
+    options = {"role": "executor"}
+    played, _, _ = _turn(transport, deepseek_era, options)
+    wanted = policy["executor.thinking"]
+    for k, body in enumerate(played.sent_bodies()):
+        should = executor_thinking_problem(body, wanted)
+        sent = {key: body.get(key, "<absent>") for key in ("thinking", "reasoning_effort")}
+        assert should is None, (
+            f"request #{k + 1} sent {sent}, but with the policy executor.thinking={wanted!r} a sub-agent's turn "
+            f"with no effort of its own should {should} on every request (options {options!r})"
+        )

@@ -19,7 +19,10 @@ the same deltas parses to (content, tool call, finish reason, usage):
 - a usage chunk without ``id``, ``object`` or ``created``: SGLang's usage
   chunk before early 2025 (it also changed the ``id``), MiniMax;
 - Azure OpenAI's prompt-filter chunk first: ``choices: []``, empty ``id``,
-  ``model`` and ``object``, ``created`` 0, and ``prompt_filter_results``.
+  ``model`` and ``object``, ``created`` 0, and ``prompt_filter_results``;
+- no ``index`` on the choice: a stream has one choice unless it asked for
+  ``n > 1``, and translating gateways leave the key out; a choice without
+  it is choice 0, read like any other, never refused as another choice.
 
 Level: robust (each variant is a shape those servers send outside the
 format; a client library that follows the format may refuse them).
@@ -73,11 +76,20 @@ def _azure_prompt_filter_first() -> list[dict]:
     return [AZURE_PROMPT_FILTER, *_full()]
 
 
+def _choice_without_index() -> list[dict]:
+    chunks = _full()
+    for chunk in chunks:
+        for choice in chunk["choices"]:
+            del choice["index"]
+    return chunks
+
+
 VARIANTS = {
     "no-role-on-first-delta": _without_role,
     "no-id-or-model": _without_id_and_model,
     "usage-chunk-without-envelope": _usage_without_envelope,
     "azure-prompt-filter-chunk-first": _azure_prompt_filter_first,
+    "choice-without-index": _choice_without_index,
 }
 
 

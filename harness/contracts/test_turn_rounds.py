@@ -26,8 +26,8 @@ Rule: in a turn of several tool rounds and a final answer,
 - a tool that is not parallel-safe never runs while another tool runs;
   every offered tool runs once per call;
 - each round is persisted in order: its calls in the model's order, each
-  result under its call id in the same order, ``tools_used`` naming only tools
-  of that round, ``input`` the question on the first round and ``""`` after,
+  result under its call id in the same order, ``tools_used`` naming each tool
+  that ran in that round once, and no other, ``input`` the question on the first round and ``""`` after,
   and a ``timestamp`` in Unix seconds read from the clock while the turn ran,
   never decreasing from one round to the next;
 - the caller's list of tools is left as it was.
@@ -185,11 +185,12 @@ def test_each_round_is_persisted_in_order_at_its_time(kernel):
             assert output == expected or (expected is None and isinstance(output, str) and output.strip()), (
                 f"event #{n}: the result of {call['id']} is {output!r}, but should be {should}"
             )
-        used = set(event.get("tools_used") or [])
+        named = list(event.get("tools_used") or [])
+        used = set(named)
         ran = {c["name"] for c in calls if c["name"] in OFFERED}
         asked = {c["name"] for c in calls}
-        assert ran <= used <= asked, (
-            f"event #{n}: tools_used={sorted(used)}, but should name the tools that ran in this round "
+        assert ran <= used <= asked and len(named) == len(used), (
+            f"event #{n}: tools_used={named}, but should name each tool that ran in this round once "
             f"({sorted(ran)}) and none from another round (this round asked for {sorted(asked)})"
         )
     ok = all(isinstance(s, (int, float)) and not isinstance(s, bool) and started - 1 <= s <= finished + 1

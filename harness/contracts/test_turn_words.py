@@ -10,7 +10,11 @@ the kernel sends carries the question as a user message; the follow-up holds
 each tool's output as the content of the tool message for its call; the
 persisted events hold the question as ``input``, each output under its call
 id and the answer as ``response``; the history rendered from those events
-carries the question, every output and the answer.
+carries the question, every output and the answer. Any persisted events
+render each result as the content of its call's tool message, verbatim
+(where each tool message sits is the pairing rule's business, held in
+``test_batch_pairing.py``); a result stored without content (``null``: a tool that
+returned nothing) is sent as ``""``, never as ``null``.
 
 Level: wire (the question, each tool's output and the answer are the
 conversation the format carries; losing one breaks it on every provider).
@@ -21,9 +25,12 @@ never been asked, or calls the same tool again.
 """
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
-from harness.testing import ScriptedModel, ScriptedTool
+from harness.contracts.persisted_events import shown
+from harness.testing import ScriptedModel, ScriptedTool, persisted_events
 
 pytestmark = pytest.mark.wire
 
@@ -87,3 +94,22 @@ def test_history_rendered_from_the_events_keeps_every_word(kernel, path):
         f"{path} path: the rendered history has the tool outputs {_tool_contents(history)}, expected {outputs}"
     )
     assert answers[-1:] == [ANSWER], f"{path} path: the rendered history's answers are {answers}, not ending {ANSWER!r}"
+
+
+@given(events=st.lists(persisted_events(), min_size=1, max_size=3), data=st.data())
+def test_stored_results_render_as_their_tool_messages(kernel, events, data):
+    kernel = valid(kernel)
+    for event in events:
+        for result in event["tool_results"]:
+            if data.draw(st.booleans(), label="stored without content"):
+                result["content"] = None
+    expected = []
+    for event in events:
+        contents = {r["tool_call_id"]: r["content"] for r in event["tool_results"]}
+        expected += [(call["id"], contents[call["id"]] or "") for call in event["tool_calls"]]
+    history = kernel.render_history(events)
+    got = [(m.get("tool_call_id"), m.get("content")) for m in history if m.get("role") == "tool"]
+    assert sorted(got, key=repr) == sorted(expected, key=repr), (
+        f"the rendered tool messages are {got}, but should be {expected} in some order: each result verbatim "
+        f"under its call id, a result stored as null sent as ''; events {shown(events, 1500)}"
+    )

@@ -21,6 +21,19 @@ def test_dropping_whole_lines_leaves_pass_at_their_indentation():
     compile(patch.text, "<patched>", "exec")
 
 
+def test_dropping_lines_inside_an_expression_deletes_them():
+    source = 'def f():\n    return {\n        "type": "function",\n        "name": "f",\n    }\n'
+    patch = apply_patch(source, '        "type": "function",\n', "")
+    assert patch.text == 'def f():\n    return {\n        "name": "f",\n    }\n'
+    compile(patch.text, "<patched>", "exec")
+
+
+def test_dropping_lines_of_another_language_leaves_no_stand_in():
+    source = "function f(x) {\n  record(x);\n  return x;\n}\n"
+    patch = apply_patch(source, "  record(x);\n", "", python=False)
+    assert patch.text == "function f(x) {\n  return x;\n}\n"
+
+
 def test_dropping_part_of_a_line_deletes_just_that_text():
     patch = apply_patch(SOURCE, "    return x", "    return")
     assert "    return\n" in patch.text

@@ -170,7 +170,7 @@ class KnownBugRun:
         if source is None:
             return MutantResult(mutant, Verdict.STALE, f"{mutant.file} is not in the project")
         try:
-            patch = apply_patch(source, mutant.find, mutant.replace)
+            patch = apply_patch(source, mutant.find, mutant.replace, python=mutant.file.endswith(".py"))
         except StalePatch as exc:
             return MutantResult(mutant, Verdict.STALE, f"{mutant.file}: {exc}", source=source)
         budget = self.timeout or baseline.budget(list(mutant.contracts))

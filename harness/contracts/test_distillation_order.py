@@ -12,7 +12,7 @@ the input comes before the reasoning, the reasoning before the response, and
 the response before the tool outputs (which keep the order of the event's
 results, a tool that returned nothing adding nothing); this holds for any
 event, empty parts and equal tool outputs included, and distilling leaves the
-event as it was. Whether the
+event as it was; every part is read whole, however long. Whether the
 reasoning is read at all is the ``memory.reasoning`` policy (default
 ``included``); with ``excluded`` it must not appear, and the rest keeps its
 order.
@@ -73,7 +73,11 @@ def test_distillation_reads_in_chronological_order(memory, policy, with_tools):
     )
 
 
-_text = st.text(alphabet=st.characters(blacklist_characters="\x00"), max_size=12)
+# Short texts of any characters, and now and then a long one: far above any length a summary might cut at.
+_text = st.one_of(
+    st.text(alphabet=st.characters(blacklist_characters="\x00"), max_size=12),
+    st.integers(2_000, 12_000).map(lambda n: "long text " * n),
+)
 
 
 @st.composite

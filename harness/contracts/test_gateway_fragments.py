@@ -17,7 +17,7 @@ call" and lost object arguments.
 Rule: a fragment without ``index`` continues the latest call, whatever index
 that call had, and a new ``id`` opens the next one (the first fragment opens
 the first call); a new ``id`` at an index already taken opens the next call
-too; calls numbered from 1, or with gaps in their numbering, are read like
+too, and calls sharing an index keep the order they arrived in; calls numbered from 1, or with gaps in their numbering, are read like
 calls numbered from 0, and come out in the order of their index; a call that
 never streams ``arguments`` has ``""``; ``arguments`` sent as an object come
 out as a JSON string that parses back to that object; ``null`` for ``id``,
@@ -81,9 +81,13 @@ def test_a_new_id_at_the_same_index_opens_the_next_call(stream):
         {"index": 0, "function": {"arguments": '{"city":"Oslo"}'}},
         {"index": 0, "id": "call_9f4a", "type": "function", "function": {"name": "get_weather", "arguments": ""}},
         {"index": 0, "function": {"arguments": '{"city":"Lisbon"}'}},
+        # An id that sorts first, arriving last: the calls keep the order they came in.
+        {"index": 0, "id": "call_0c2d", "type": "function", "function": {"name": "get_time", "arguments": ""}},
+        {"index": 0, "function": {"arguments": '{"city":"Bergen"}'}},
     ]
-    expected = [("call_6b1e", "get_weather", '{"city":"Oslo"}'), ("call_9f4a", "get_weather", '{"city":"Lisbon"}')]
-    _check(stream, fragments, expected, "two calls both sent at index 0, told apart by their ids,")
+    expected = [("call_6b1e", "get_weather", '{"city":"Oslo"}'), ("call_9f4a", "get_weather", '{"city":"Lisbon"}'),
+                ("call_0c2d", "get_time", '{"city":"Bergen"}')]
+    _check(stream, fragments, expected, "three calls all sent at index 0, told apart by their ids, in arrival order,")
 
 
 def test_index_less_pieces_continue_a_call_opened_at_index_1(stream):

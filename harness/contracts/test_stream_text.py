@@ -11,8 +11,9 @@ round-trip rule ever gets a chance to send it back (one widely used SDK keeps
 only the last fragment; another drops the field).
 
 Rule: the parsed ``content`` is every ``content`` piece the stream sent,
-joined in arrival order and byte for byte (whitespace-only pieces, newlines
-and non-ASCII text included; ``null`` and ``""`` pieces add nothing), also
+joined in arrival order and byte for byte (whitespace-only pieces, newlines,
+non-ASCII text and text such as ``[DONE]`` or ``data:`` included: only an
+event whose whole data is ``[DONE]`` ends the stream; ``null`` and ``""`` pieces add nothing), also
 when the same delta carries reasoning or tool calls; ``reasoning`` is built
 the same way from the ``reasoning_content`` pieces, and the two never mix.
 A stream with no text has ``""`` for both.
@@ -36,9 +37,11 @@ from harness.contracts.calls import valid
 from harness.stream_examples import ENVELOPE, envelopes, shown
 from harness.testing import completion_chunks, sse
 
-# Pieces as models stream them: words, lone spaces and newlines, empty strings, any unicode.
+# Pieces as models stream them: words, lone spaces and newlines, empty strings, any unicode, and text
+# that looks like the framing around it (a model explaining SSE writes "[DONE]" and "data:").
 _piece = st.one_of(
-    st.sampled_from(["", " ", "\n", "\n\n", "  ", "\t", "The", " file", ",", " é", "思考", "🧠", "\r\n"]),
+    st.sampled_from(["", " ", "\n", "\n\n", "  ", "\t", "The", " file", ",", " é", "思考", "🧠", "\r\n",
+                     "[DONE]", " [DONE]", "data: [DONE]", "data:", ": ping"]),
     st.text(max_size=6),
 )
 _FIELDS = ("content", "reasoning_content")

@@ -10,7 +10,8 @@ Sent requests are read from the player: vcrpy's in-process, the loopback
 provider's record when the adapter runs over the bridge.
 
 Rule: every request the client sends has ``"stream": true``, the
-configured ``model``, the tools of the turn and the user's question; a base
+configured ``model`` (without one configured, the adapter's own: never null),
+the tools of the turn and the user's question; a base
 URL written with a trailing slash reaches the same endpoint. (The ``Accept`` header is not part of the
 rule: ``stream`` is what asks for a stream, and OpenAI's own Python client
 sends ``Accept: application/json`` on streamed requests.)
@@ -33,10 +34,10 @@ QUESTION = "Weather in Paris and Tokyo, and the time in Tokyo?"
 OPTIONS = {"model": "o4-mini", "effort": "high"}
 
 
-def _sent_requests(transport, trailing: str = ""):
+def _sent_requests(transport, trailing: str = "", options: dict = OPTIONS):
     tools = [ScriptedTool("get_time"), ScriptedTool("get_weather")]
     with play(CASSETTE, transport) as played:
-        transport.run_http_turn(played.base_url + trailing, QUESTION, tools, played.options(OPTIONS))
+        transport.run_http_turn(played.base_url + trailing, QUESTION, tools, played.options(options))
     return played, {tool.name for tool in tools}
 
 
@@ -60,4 +61,14 @@ def test_a_base_url_ending_in_a_slash_reaches_the_same_endpoint(transport):
     expected = played.base_url + "/chat/completions"
     assert uris and set(uris) == {expected}, (
         f"with base URL {played.base_url + '/'!r} the client sent to {uris}, but should send to {expected!r}"
+    )
+
+
+def test_without_a_model_option_every_request_still_names_a_model(transport):
+    options = {key: value for key, value in OPTIONS.items() if key != "model"}
+    played, _ = _sent_requests(transport, options=options)
+    models = [body.get("model", "<absent>") for body in played.sent_bodies()]
+    assert models and all(isinstance(model, str) and model for model in models), (
+        f"with options {options} (no model) the requests named the models {models}, but every request must name "
+        "one (the format requires it): the adapter's own default, never null or empty"
     )

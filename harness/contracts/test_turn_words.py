@@ -5,7 +5,8 @@ what the next request is rendered from, so a field lost on the way to the
 store only shows up one turn later. Here the fields are the turn's words: the
 user's question, each tool's output and the model's answer.
 
-Rule: on both tool paths (serial, and the concurrent batch), every request
+Rule: the words travel verbatim (surrounding whitespace and newlines
+included). On both tool paths (serial, and the concurrent batch), every request
 the kernel sends carries the question as a user message; the follow-up holds
 each tool's output as the content of the tool message for its call; the
 persisted events hold the question as ``input``, each output under its call
@@ -34,8 +35,9 @@ from harness.testing import ScriptedModel, ScriptedTool, persisted_events
 
 pytestmark = pytest.mark.wire
 
-QUESTION = "Compare a.txt and b.txt"
-ANSWER = "Both files hold the same list."
+# Verbatim means verbatim: the words keep their leading spaces and trailing newlines.
+QUESTION = "  Compare a.txt and b.txt\n"
+ANSWER = "Both files hold the same list.\n\n"
 CALLS = [
     {"id": "call_a", "name": "read_file", "arguments": '{"path":"a.txt"}'},
     {"id": "call_b", "name": "read_file", "arguments": '{"path":"b.txt"}'},

@@ -12,7 +12,9 @@ as given (``""`` for a tool that returned nothing, never null); each
 serialized tool call is ``{"id", "type": "function", "function": {"name",
 "arguments"}}`` with ``arguments`` JSON text of the value sent (a client may
 re-serialize it; a call that streamed none keeps ``""``, or gets ``"{}"``),
-in the order given; the text of an assistant message that
+in the order given; an assistant message without calls (``tool_calls``
+an empty list) sends no ``tool_calls`` (OpenAI refuses an empty array) and
+keeps its text; the text of an assistant message that
 also carries tool calls is kept as its ``content``; serializing leaves the
 message as it was. ``transform_request`` returns a body of its own: the body
 and the options it was given stay exactly as they were, for every provider
@@ -72,6 +74,16 @@ def test_tool_message_keeps_its_call_id(messages):
     wire = messages.serialize_message(message)
     assert wire.get("tool_call_id") == "call_7", (
         f"tool_call_id={wire.get('tool_call_id', '<absent>')!r}, but should be 'call_7': serialized {message} as {wire}"
+    )
+
+
+@pytest.mark.wire
+def test_a_message_without_calls_sends_no_tool_calls(messages):
+    message = {"role": "assistant", "content": "Done.", "reasoning": None, "tool_calls": []}
+    wire = valid(messages).serialize_message(message)
+    assert wire.get("tool_calls") is None and wire.get("content") == "Done.", (
+        f"serialized {message} as {wire}, but a message without calls should send no tool_calls (an empty "
+        "array is refused) and keep its content 'Done.'"
     )
 
 

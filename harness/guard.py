@@ -2,23 +2,40 @@
 
 - A method that raises ``NotImplementedError`` is an adapter saying it does not
   offer that method: the contract that called it is not applicable.
-- A call that does not return within the time limit (``--adapter-timeout``) is
-  an error of that contract naming the method and the input; the stuck thread
-  is abandoned, never waited for, and later calls in the same contract fail at
-  once instead of hanging again.
+- Every call runs in a thread of its own, so nothing the adapter does in it
+  stops the run; each of these is an :class:`AdapterFault`, an error of the
+  contract naming the method and the input:
+
+  - not returning within the time limit (``--adapter-timeout``): the thread is
+    abandoned, never waited for, and stopped as soon as it runs Python code
+    again (a spinning loop is, at once), and later calls in the same contract
+    fail at once instead of hanging again;
+  - raising a ``BaseException`` that is not an ``Exception``
+    (``KeyboardInterrupt``, ``SystemExit``, ``GeneratorExit``, its own
+    subclass): in the caller's thread it would stop the run as a Ctrl-C
+    does; only a real signal, which Python delivers to the main thread, does;
+  - calling ``os._exit`` (from any thread but the main one, where the harness
+    itself runs): it raises in the adapter instead, and the call in flight is
+    a fault even when the adapter catches that;
+  - returning a value nested too deep or too large to judge (:mod:`harness.bounds`).
+
 - What comes back is checked against the method's neutral shape
   (:mod:`harness.shapes`) before any contract judges it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
+import os
 import threading
 from typing import Any
 
 import pytest
 
+from harness import bounds
 from harness.adapter import CAPABILITIES, protocol_methods
+from harness.bridge import BridgeError
 from harness.clip import clip_repr
 from harness.shapes import check_shape
 
@@ -30,15 +47,53 @@ class NotApplicable(pytest.skip.Exception):
     """A contract needs a capability, or a method, the adapter does not offer."""
 
 
-class AdapterTimeout(Exception):
+class AdapterFault(Exception):
+    """The adapter misbehaved in a way no rule judges: the contract could not run against it (status error)."""
+
+
+class AdapterTimeout(AdapterFault):
     """An adapter method did not return within the time limit."""
+
+
+class _ProcessExit(BaseException):
+    """Raised in an adapter call in place of ``os._exit``: a BaseException, so ``except Exception`` lets it by."""
+
+
+class _Abandoned(BaseException):
+    """Raised into an abandoned call's thread to stop it."""
+
+
+_real_exit = os._exit
+_in_flight: list[dict[str, Any]] = []  # the outcomes of the guarded calls running now
+_abandoned: list[threading.Thread] = []
+
+
+def _exit(status: int) -> None:
+    # Off the main thread it is the adapter: a call's thread, an abandoned one, or one the adapter started.
+    # The harness's own exits (a forked worker's end) are on the main thread.
+    if threading.current_thread() is threading.main_thread():
+        _real_exit(status)
+    for outcome in list(_in_flight):
+        outcome.setdefault("exit", status)
+    raise _ProcessExit(f"os._exit({status}) called by an adapter method")
+
+
+def _stop_abandoned() -> None:
+    """Raise :class:`_Abandoned` again in every abandoned call still running (it may have caught the last one)."""
+    _abandoned[:] = [thread for thread in _abandoned if thread.is_alive()]
+    for thread in _abandoned:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Abandoned))
+
+
+def _shown(args: tuple, kwargs: dict) -> str:
+    return ", ".join([*(clip_repr(a, 200) for a in args), *(f"{k}={clip_repr(v, 200)}" for k, v in kwargs.items())])
 
 
 class GuardedAdapter:
     """Forwards to the adapter, applying the rules of the module docstring to capability methods.
 
     ``timeout`` None leaves time limits to the adapter's own channel (a bridge
-    process has one per request).
+    process has one per request) or lifts them (``--adapter-timeout 0``).
     """
 
     def __init__(self, adapter: Any, name: str, timeout: float | None) -> None:
@@ -46,6 +101,7 @@ class GuardedAdapter:
         self._name = name
         self._timeout = timeout
         self._hung: str | None = None  # the call that timed out in the current contract
+        os._exit = _exit  # idempotent; only a guarded call's thread sees the difference
 
     def __repr__(self) -> str:
         return f"<adapter {self._name}>"
@@ -68,36 +124,58 @@ class GuardedAdapter:
                     f"{NOT_APPLICABLE}: adapter {self._name} raises NotImplementedError from {attr} "
                     f"({_METHODS[attr]!r} capability){f': {exc}' if str(exc) else ''}"
                 ) from None
+            too_big = bounds.problem(result)
+            if too_big is not None:
+                raise AdapterFault(f"adapter {self._name}: {attr}({_shown(args, kwargs)}) returned {too_big}")
             check_shape(attr, result)
             return result
 
         return call
 
     def _call(self, method: str, function, args: tuple, kwargs: dict) -> Any:
-        if self._timeout is None:
-            return function(*args, **kwargs)
-        shown = ", ".join([*(clip_repr(a, 200) for a in args), *(f"{k}={clip_repr(v, 200)}" for k, v in kwargs.items())])
+        _stop_abandoned()
+        call = f"adapter {self._name}: {method}({_shown(args, kwargs)})"
         if self._hung is not None:
-            message = f"{method}({shown}) not called: {self._hung} already hung in this contract"
+            message = f"{call} not called: {self._hung} already hung in this contract"
         else:
             outcome: dict[str, Any] = {}
-
-            def run() -> None:
-                try:
-                    outcome["value"] = function(*args, **kwargs)
-                except BaseException as exc:  # handed to the caller's thread as it is
-                    outcome["error"] = exc
-
-            worker = threading.Thread(target=run, name=f"adapter {method}", daemon=True)
-            worker.start()
-            worker.join(self._timeout)
+            worker = threading.Thread(target=_run, args=(outcome, function, args, kwargs), name=f"adapter {method}",
+                                      daemon=True)
+            _in_flight.append(outcome)
+            try:
+                worker.start()
+                worker.join(self._timeout)  # a real Ctrl-C interrupts this wait: signals go to the main thread
+            finally:
+                _in_flight.remove(outcome)
             if not worker.is_alive():
-                if "error" in outcome:
-                    raise outcome["error"]
-                return outcome["value"]
-            self._hung = f"{method}({shown})"
-            message = (
-                f"adapter {self._name}: {method}({shown}) did not return within {self._timeout:g} s "
-                "(--adapter-timeout); the call was abandoned"
-            )
+                return _returned(call, outcome)
+            _abandoned.append(worker)
+            _stop_abandoned()
+            self._hung = f"{method}({_shown(args, kwargs)})"
+            message = f"{call} did not return within {self._timeout:g} s (--adapter-timeout); the call was abandoned"
         raise AdapterTimeout(message)  # one raise site: Hypothesis sees one failure, not several
+
+
+def _run(outcome: dict[str, Any], function, args: tuple, kwargs: dict) -> None:
+    try:
+        outcome["value"] = function(*args, **kwargs)
+    except BaseException as exc:  # judged in the caller's thread
+        outcome["error"] = exc
+
+
+def _returned(call: str, outcome: dict[str, Any]) -> Any:
+    """The value of a call that ended, or the fault or exception it ended with."""
+    if "exit" in outcome:
+        raise AdapterFault(
+            f"{call} called os._exit({outcome['exit']}), which would end the harness's process; "
+            "an adapter method returns or raises"
+        )
+    error = outcome.get("error")
+    if error is None:
+        return outcome["value"]
+    if isinstance(error, (Exception, BridgeError)):
+        raise error  # a finding for the contract to judge, or the bridge's own report
+    raise AdapterFault(
+        f"{call} raised {type(error).__name__}{f': {error}' if str(error) else ''}, a BaseException that is "
+        "not an Exception, which would stop the run; an adapter method raises an Exception"
+    ) from error

@@ -29,11 +29,11 @@ import pytest
 from harness import failures, levels, profiles
 from harness.adapter import CAPABILITIES, FIXTURE_NAMES, AdapterError, LoadedAdapter, load_adapter, resolve_spec
 from harness.bridge import DEFAULT_TIMEOUT, BridgeAdapter, BridgeError, load_bridge
-from harness.guard import NOT_APPLICABLE, AdapterTimeout, GuardedAdapter, NotApplicable
+from harness.guard import NOT_APPLICABLE, AdapterFault, GuardedAdapter, NotApplicable
 from harness.policy import Policies, PolicyError, load_policies
 from harness.reasoning_rules import DEFAULT_ERA, ERAS
 
-ADAPTER_ERROR = "error"  # the contract could not run: the adapter hung, or its process crashed or broke the protocol
+ADAPTER_ERROR = "error"  # the contract could not run: the adapter faulted, or its process crashed or broke the protocol
 CONTRACTS_DIR = Path(__file__).resolve().parent / "contracts"
 SEED_OPTION = "--hypothesis-seed"  # Hypothesis's own pytest option
 
@@ -362,10 +362,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 
 def _could_not_run(exc: BaseException) -> bool:
-    """The adapter hung, crashed or broke the bridge protocol (for a group: every failure in it did)."""
+    """The adapter faulted (:class:`harness.guard.AdapterFault`) or its bridge broke (for a group: every part did)."""
     if isinstance(exc, BaseExceptionGroup):
         return all(_could_not_run(part) for part in exc.exceptions)
-    return isinstance(exc, (BridgeError, AdapterTimeout))
+    return isinstance(exc, (BridgeError, AdapterFault))
 
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config):

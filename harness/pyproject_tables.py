@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.table_schema import check, header_line, key_line
+from harness.table_schema import check, header_line, key_line, read_text
 
 
 @dataclass(frozen=True)
@@ -36,10 +36,10 @@ def read_tool_table(path: Path, name: str, error: type[Exception]) -> ToolTable:
     """``[tool.harness.<name>]`` of ``path``, after checking the names under ``[tool.harness]``."""
     if not path.is_file():
         return ToolTable(path, "", name, {})
+    text = read_text(path, error)
     try:
-        text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
         raise error(f"{path}: not valid TOML: {exc}") from None
     tool = data.get("tool", {})
     tables = tool.get("harness", {}) if isinstance(tool, dict) else {}

@@ -128,6 +128,20 @@ def _resolve(ref: str, root: dict) -> dict:
     return node
 
 
+def read_text(path: Path, error: type[Exception], what: str = "the file") -> str:
+    """The text of a TOML file the harness reads; unreadable or not UTF-8 (TOML is UTF-8) is ``error`` naming it."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise error(f"{path}: cannot read {what}: {exc.strerror}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise error(f"{path}:{line}: not UTF-8 (byte {exc.start} is 0x{raw[exc.start]:02x}); "
+                    "TOML files are UTF-8: save it so") from None
+
+
 def header_line(text: str, header: str) -> int | None:
     """The line of a table header such as ``[runner]`` or ``[tool.harness.nightly]``."""
     return next((n for n, line in enumerate(text.splitlines(), 1) if line.strip() == header), None)

@@ -142,3 +142,69 @@ returns_string = _wrong("not a dict", "a string")
 returns_list = _wrong([], "a list")
 returns_wrong_field = _wrong({"content": 7, "reasoning": "", "tool_calls": [], "finish_reason": None, "usage": None,
                               "role": "assistant", "messages": "x"}, "wrong field types")
+
+
+class FaultsOnToolCalls(StreamOnly):
+    """A stream parser that does ``fault(body)`` instead of answering every stream with tool calls."""
+
+    def __init__(self, label: str, fault) -> None:
+        self.name = f"faulty sample ({label})"
+        self._fault = fault
+
+    def parse_stream(self, body: bytes) -> dict:
+        if b"tool_calls" in body:
+            return self._fault(body)
+        return super().parse_stream(body)
+
+
+class OwnBaseException(BaseException):
+    """An adapter's own BaseException subclass."""
+
+
+def _raise(kind: type[BaseException], *args):
+    def fault(body: bytes):
+        raise kind(*args)
+
+    return fault
+
+
+def _exits(body: bytes):
+    import os
+
+    os._exit(3)
+
+
+def _exits_swallowed(body: bytes):
+    import os
+
+    try:
+        os._exit(3)
+    except BaseException:  # an adapter that catches everything still faulted
+        return _reference.parse_stream(body)
+
+
+def _spins(body: bytes):
+    while True:
+        pass
+
+
+def _nested(body: bytes):
+    value: list = []
+    for _ in range(100_000):
+        value = [value]
+    return {**_reference.parse_stream(body), "usage": {"deep": value}}
+
+
+def _huge(body: bytes):
+    return {**_reference.parse_stream(body), "content": "x" * 5_000_000}
+
+
+exits = FaultsOnToolCalls("os._exit", _exits)
+exits_swallowed = FaultsOnToolCalls("os._exit caught", _exits_swallowed)
+raises_keyboard_interrupt = FaultsOnToolCalls("KeyboardInterrupt", _raise(KeyboardInterrupt))
+raises_system_exit = FaultsOnToolCalls("SystemExit", _raise(SystemExit, 0))
+raises_generator_exit = FaultsOnToolCalls("GeneratorExit", _raise(GeneratorExit))
+raises_own_base_exception = FaultsOnToolCalls("own BaseException", _raise(OwnBaseException, "stop"))
+spins = FaultsOnToolCalls("spins", _spins)
+returns_nested = FaultsOnToolCalls("nested 100,000 deep", _nested)
+returns_huge = FaultsOnToolCalls("5 MB of content", _huge)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from harness.children import Children, current, kill_group
 
 _STDERR_KEPT = 64 * 1024  # characters of stderr kept between two takes (the newest)
-MAX_LINE = 32 * 1024 * 1024  # bytes of one stdout line; a longer one is dropped unread, so memory stays bounded
+MAX_LINE = 8 * 1024 * 1024  # bytes of one stdout line; a longer one is dropped unread, so memory stays bounded
 _EXIT_GRACE = 2.0  # seconds an adapter gets to exit after its stdin closes
 
 

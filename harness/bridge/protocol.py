@@ -16,6 +16,7 @@ model round or a tool execution.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -78,14 +79,28 @@ def _line(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
 
 
+def _not_json(constant: str) -> None:
+    # Python's json module reads NaN, Infinity and -Infinity by default; JSON has no such tokens.
+    raise ValueError(f"{constant} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e999: JSON, but it would arrive as Infinity all the same
+        raise ValueError(f"{text} is out of the range of a double")
+    return number
+
+
 def decode(line: bytes) -> Request | Reply:
     """One received line as a message, or :class:`MalformedLine` saying why not."""
     try:
-        message = json.loads(line.decode("utf-8"))
+        message = json.loads(line.decode("utf-8"), parse_constant=_not_json, parse_float=_finite)
     except UnicodeDecodeError as exc:
         raise MalformedLine(f"not UTF-8 (byte {exc.start})") from None
     except ValueError as exc:
         raise MalformedLine(f"not JSON ({exc})") from None
+    except RecursionError:
+        raise MalformedLine("JSON nested deeper than this harness reads") from None
     if not isinstance(message, dict):
         raise MalformedLine(f"a JSON {type(message).__name__}, not an object")
     id = message.get("id")

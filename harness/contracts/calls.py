@@ -8,9 +8,9 @@
   ``KeyError`` and the like: a programming error, not a decision about the
   input) is not a refusal, and neither is a return: both fail the contract.
 
-Errors of the harness itself (a bridge process that died, a call past its
-time limit, a capability the adapter lacks) pass through untouched: they are
-not a property of the input.
+Errors of the harness itself (a bridge process that died, an adapter fault
+such as a call past its time limit, a capability the adapter lacks) pass
+through untouched: they are not a property of the input.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 from harness.clip import clip_repr
 from harness.failures import adapter_location
-from harness.guard import AdapterTimeout
+from harness.guard import AdapterFault
 
 # Exceptions that mean the code broke on the input, not that it judged it: never a refusal.
 CRASHES = (TypeError, AttributeError, NameError, LookupError, ZeroDivisionError, RecursionError)
@@ -51,7 +51,7 @@ class _Valid:
         def call(*args: Any, **kwargs: Any) -> Any:
             try:
                 return method(*args, **kwargs)
-            except (AssertionError, AdapterTimeout):
+            except (AssertionError, AdapterFault):
                 raise
             except Exception as exc:
                 raise AssertionError(
@@ -72,7 +72,7 @@ def refusal(method, *args: Any, why: str, **kwargs: Any) -> BaseException:
     name = getattr(method, "__name__", "the method")
     try:
         got = method(*args, **kwargs)
-    except AdapterTimeout:
+    except AdapterFault:
         raise
     except AssertionError:
         raise

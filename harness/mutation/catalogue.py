@@ -32,7 +32,7 @@ from harness.mutation.runner_config import (
     RunnerConfigError,
     runner_config,
 )
-from harness.table_schema import check, header_line, key_line
+from harness.table_schema import check, header_line, key_line, read_text
 
 
 class CatalogueError(Exception):
@@ -82,10 +82,7 @@ def _placer(path: Path, text: str, data: dict):
 
 
 def load_catalogue(path: Path) -> Catalogue:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CatalogueError(f"{path}: cannot read the catalogue: {exc.strerror}") from exc
+    text = read_text(path, CatalogueError, "the catalogue")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -1,6 +1,8 @@
 """The known-bug catalogue: the bundled one is valid, and bad entries are named precisely."""
 
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -154,3 +156,24 @@ def test_a_runner_root_that_is_not_a_string_is_a_catalogue_error(tmp_path, root)
     path.write_text(f'[runner]\ncommand = "true"\njunit = "j.xml"\ncoverage = "c.info"\nroot = {root}\n' + GOOD)
     with pytest.raises(CatalogueError, match=r"\[runner\]: field 'root' must be a string"):
         load_catalogue(path)
+
+
+def test_a_catalogue_that_is_not_utf8_is_named_with_its_line(tmp_path):
+    path = tmp_path / "mutants.toml"
+    raw = GOOD.replace('title = "t"', 'title = "caf\xe9"').encode("latin-1")
+    path.write_bytes(raw)
+    with pytest.raises(CatalogueError) as info:
+        load_catalogue(path)
+    expected = f"{path}:4: not UTF-8 (byte {raw.index(0xE9)} is 0xe9); TOML files are UTF-8: save it so"
+    assert str(info.value) == expected, info.value
+
+
+@pytest.mark.parametrize("command", ["mutate", "gate"])
+def test_mutate_and_gate_refuse_a_catalogue_that_is_not_utf8_as_a_usage_error(tmp_path, command):
+    path = tmp_path / "mutants.toml"
+    path.write_bytes(b'[[mutant]]\nid = "caf\xe9"\n')
+    run = subprocess.run([sys.executable, "-m", "harness", command, "--config", str(path)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert f"{path}:2: not UTF-8 (byte 20 is 0xe9)" in run.stdout + run.stderr, run.stdout + run.stderr
+    assert "Traceback" not in run.stdout + run.stderr

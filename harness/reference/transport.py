@@ -45,7 +45,7 @@ class HttpModel:
         with self.client.stream("POST", self.url, json=body, headers=_headers()) as response:  # pragma: no mutate (out of scope: `"POST"` -> `"post"`, `headers=_headers()` -> `headers=None`, `headers=_headers()` -> ``: live-recording credentials; method case)
             raw = b"".join(response.iter_bytes())
         if response.status_code >= 400:
-            raise ProviderHTTPError(response.status_code, self.url, raw.decode(errors="replace"))  # pragma: no mutate (out of scope: `raw.decode(errors="replace")` -> `None`: error wording)
+            raise ProviderHTTPError(response.status_code, self.url, raw.decode(errors="replace"))  # pragma: no mutate (out of scope: `self.url` -> `None`: error wording, the address shown only in the message)
         return parse_stream(raw)
 
 

@@ -89,7 +89,11 @@ class Digest:
         grouped: dict[str, list[Located]] = {}
         for file, m in (*self.out_of_scope, *self.equivalent):
             grouped.setdefault(exempted_by(m)[0], []).append((file, m))
-        return sorted(grouped.items())
+        def place(pragma: str) -> tuple[str, int]:  # "file:line kind: reason": line 9 before line 10
+            file, _, rest = pragma.partition(":")
+            return file, int(rest.split(" ", 1)[0])
+
+        return sorted(grouped.items(), key=lambda item: place(item[0]))
 
 
 def digest(report: Report, thresholds: Thresholds) -> Digest:

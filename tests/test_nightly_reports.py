@@ -30,9 +30,9 @@ SCHEMA = json.loads((Path(__file__).parent / "data" / "mutation-testing-report-s
 FILE = "harness/reference/demo.py"
 SOURCE = '''\
 def decode(line):
-    text = line.strip()
+    text = line.strip()  # pragma: no mutate (equivalent: `strip()` -> `strip(None)`: both strip whitespace)
     if text == "":
-        return None  # pragma: no mutate (out of scope: callers treat both as no value)
+        return None  # pragma: no mutate (out of scope: `None` -> `""`: callers treat both as no value)
     return text.upper()
 '''
 CONTRACT = "test_demo.py::test_decode"
@@ -56,10 +56,12 @@ MUTMUT = [
     _mutmut(3, "no tests", "    text = line.strip()", "    text = None", covered_by=()),
     _mutmut(4, "survived", "        return None", '        return ""'),
     _mutmut(5, "timeout", "    return text.upper()", "    return None"),
-    _mutmut(6, "suspicious", "    text = line.strip()", "    text = line.strip(None)"),
+    _mutmut(6, "suspicious", "    text = line.strip()", "    text = line.lstrip()"),
+    _mutmut(7, "survived", "    text = line.strip()", "    text = line.strip(None)"),
 ]
-# Line 4 of SOURCE (``return None``) is exempted as out of scope: mutmut mutates it all the same (the nightly
-# copy strips the pragma, so its diff shows the line without it) and the mutant counts.
+# Line 4 of SOURCE (``return None``) names its one mutant out of scope: mutmut mutates it all the same (the
+# nightly copy strips the pragmas, so its diff shows the line without it) and the mutant counts. Line 2 names
+# mutant 7 equivalent (Ignored) and not mutants 3 and 6, which count like any other.
 EXEMPTIONS = tuple(parse_exemptions(SOURCE, FILE))
 
 
@@ -77,7 +79,7 @@ KNOWN = [_known("upper-dropped", Verdict.KILLED), _known("lower-case", Verdict.K
 def _report(known: list[MutantResult], mutmut: list[MutmutMutant], shard_spec: str | None = None) -> dict:
     run = MutmutRun(mutants=mutmut, total=len(MUTMUT), sources={FILE: SOURCE}, exemptions=EXEMPTIONS)
     return build_report(known, run, thresholds=THRESHOLDS,
-                        run={"shard": shard_spec, "seed": 7, "equivalent_mutants": 3, "mutmut_mutants": len(MUTMUT)})
+                        run={"shard": shard_spec, "seed": 7, "mutmut_mutants": len(MUTMUT)})
 
 
 def write_outputs(report: dict, thresholds: Thresholds, report_dir: Path) -> dict[str, Path]:
@@ -110,6 +112,7 @@ def test_known_bugs_and_mutmut_mutants_side_by_side_in_a_valid_report() -> None:
         "harness.reference.demo.x_decode__mutmut_4": "Survived",
         "harness.reference.demo.x_decode__mutmut_5": "Timeout",
         "harness.reference.demo.x_decode__mutmut_6": "RuntimeError",
+        "harness.reference.demo.x_decode__mutmut_7": "Ignored",
     }
     killed = mutants["harness.reference.demo.x_decode__mutmut_1"]
     assert killed["location"] == {"start": {"line": 3, "column": 13}, "end": {"line": 3, "column": 15}}
@@ -117,12 +120,18 @@ def test_known_bugs_and_mutmut_mutants_side_by_side_in_a_valid_report() -> None:
     assert killed["killedBy"] == [CONTRACT]
     assert "decoded='' but should be None" in killed["statusReason"]
     assert mutants["harness.reference.demo.x_decode__mutmut_4"]["statusReason"].startswith(
-        "out of scope: callers treat both as no value (mutmut: survived)"
+        "out of scope: callers treat both as no value (mutmut: survived; harness/reference/demo.py:4 `None` -> `\"\"`)"
     )
+    assert mutants["harness.reference.demo.x_decode__mutmut_7"]["statusReason"].startswith(
+        "equivalent: both strip whitespace (mutmut: survived; harness/reference/demo.py:2 `strip()` -> `strip(None)`)"
+    )
+    # Its line's other mutants are named by no pragma: counted, with nothing but mutmut's verdict.
+    assert mutants["harness.reference.demo.x_decode__mutmut_3"]["statusReason"] == "mutmut: no tests"
+    assert mutants["harness.reference.demo.x_decode__mutmut_6"]["statusReason"] == "mutmut: suspicious"
     tests = {"tests": [{"id": CONTRACT, "name": "test_decode"}]}
     assert report["testFiles"] == {"harness/contracts/test_demo.py": tests}
     assert report["config"]["harness"]["runs"] == [
-        {"shard": None, "seed": 7, "equivalent_mutants": 3, "mutmut_mutants": 6}]
+        {"shard": None, "seed": 7, "mutmut_mutants": 7}]
 
 
 def test_the_plain_score_counts_the_out_of_scope_mutants_and_shows_them_beside() -> None:
@@ -133,9 +142,13 @@ def test_the_plain_score_counts_the_out_of_scope_mutants_and_shows_them_beside()
     assert [m["id"][-1] for _, m in d.gaps] == ["2"]  # the out-of-scope survivor is reviewed, not a gap
     assert [m["id"][-1] for _, m in d.untested] == ["3"]
     assert [m["id"][-1] for _, m in d.out_of_scope] == ["4"]
-    assert d.equivalent == 3
+    assert [m["id"][-1] for _, m in d.equivalent] == ["7"]
     assert d.exemptions_line() == ("1 out of scope (in the score; 0 of them killed all the same); "
-                                   "3 equivalent (not made, not in the score)")
+                                   "1 equivalent (not in the score; 0 of them killed: not equivalent)")
+    assert [(pragma, [m["id"][-1] for _, m in named]) for pragma, named in d.exemptions] == [
+        ("harness/reference/demo.py:2 equivalent: both strip whitespace", ["7"]),
+        ("harness/reference/demo.py:4 out of scope: callers treat both as no value", ["4"]),
+    ]
     assert [m["id"] for _, m in d.known_failures] == ["never-reached"]
 
 
@@ -238,8 +251,14 @@ def test_summary_lists_each_gap_with_its_diff(written: dict[str, Path]) -> None:
     assert "```diff\n@@ harness/reference/demo.py:5 @@\n  " in gaps
     assert "-     return text.upper()\n+     return text.lower()" in gaps
     assert "| `harness.reference.demo.x_decode__mutmut_3` | harness/reference/demo.py:2 |" in text
-    assert "callers treat both as no value" in text.split("### Out of scope: 1 mutants (counted in the score)", 1)[1]
-    assert "- exemptions: 1 out of scope (in the score; 0 of them killed all the same); 3 equivalent" in text
+    exemptions = text.split("### Exemptions: 2 pragmas name 2 mutants", 1)[1]
+    assert ("- harness/reference/demo.py:2 equivalent: both strip whitespace\n"
+            "  - `harness.reference.demo.x_decode__mutmut_7` `decode: (nothing) -> None`: Ignored (mutmut: survived)\n"
+            "- harness/reference/demo.py:4 out of scope: callers treat both as no value\n"
+            "  - `harness.reference.demo.x_decode__mutmut_4` `decode: None -> \"\"`: Survived (mutmut: survived)"
+            ) in exemptions
+    assert "x_decode__mutmut_3" not in exemptions and "x_decode__mutmut_6" not in exemptions  # on an exempted line, named by no pragma: not exempt
+    assert "- exemptions: 1 out of scope (in the score; 0 of them killed all the same); 1 equivalent" in text
     known = text.split("### Known bugs: 2/3 killed", 1)[1].split("\n### ", 1)[0]
     assert "| `never-reached` | unreached | harness/reference/demo.py:5 | why |" in known
     assert "##### `never-reached`: unreached: why\n\nnever-reached title" in known
@@ -251,10 +270,10 @@ def test_console_names_what_needs_a_person_then_the_score() -> None:
     assert render_console(digest(report, THRESHOLDS)).splitlines() == [
         "UNREACHED: never-reached (harness/reference/demo.py): why",
         "2/3 known bugs killed (2 killed, 1 unreached)",
-        "mutation score (mutmut): 40.0% over 6 mutants: Survived: 2 · NoCoverage: 1 · Timeout: 1 · "
-        "RuntimeError: 1 · Killed: 1 (660s wall)",
-        "exemptions: 1 out of scope (in the score; 0 of them killed all the same); 3 equivalent (not made, not in "
-        "the score)",
+        "mutation score (mutmut): 40.0% over 7 mutants: Survived: 2 · NoCoverage: 1 · Timeout: 1 · "
+        "RuntimeError: 1 · Ignored: 1 · Killed: 1 (660s wall)",
+        "exemptions: 1 out of scope (in the score; 0 of them killed all the same); 1 equivalent (not in the score; "
+        "0 of them killed: not equivalent)",
         "contract gaps: 1 surviving mutmut mutants (listed in the reports)",
         "BELOW THRESHOLD: 40.0% < break 90%",
     ]
@@ -266,8 +285,8 @@ def test_junit_fails_the_gaps_and_skips_the_reviewed_out_of_scope_survivors(writ
     skipped = {c.get("name") for c in suite.iter("testcase") if c.find("skipped") is not None}
     prefix = "harness.reference.demo.x_decode__mutmut_"
     assert failed == {"never-reached", prefix + "2", prefix + "3", prefix + "6"}
-    assert skipped == {prefix + "4"}
-    assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("9", "4", "1")
+    assert skipped == {prefix + "4", prefix + "7"}  # the out-of-scope survivor, the equivalent mutant
+    assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("10", "4", "2")
 
 
 def test_annotations_fall_on_what_needs_a_person_and_the_junit_agrees(written: dict[str, Path]) -> None:

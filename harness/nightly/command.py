@@ -2,7 +2,8 @@
 
 Exit codes (when several apply, the first listed wins):
 
-- 2  usage: bad arguments, a malformed catalogue or thresholds, an exemption pragma without its kind and reason,
+- 2  usage: bad arguments, a malformed catalogue or thresholds, an exemption pragma without its kind, mutants and reason
+  or naming a mutant mutmut does not make on its line,
   an unreadable report
 - 6  baseline red: the reference fails its contracts (nightly profile, or the known-bug baseline)
 - 7  mutmut could not run, or tested the unmutated code (the shadow guard)
@@ -35,8 +36,8 @@ from harness.mutation.outcome import MutantResult
 from harness.mutation.progress import MutantProgress
 from harness.mutation.runner import BaselineRed, BaselineTimedOut, KnownBugRun, shard
 from harness.mutation.workspace import Project
-from harness.nightly.equivalents import EQUIVALENT, ExemptionError, load_exemptions, stale_exemptions
-from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, count_suppressed, run_mutmut
+from harness.nightly.equivalents import ExemptionError, load_exemptions
+from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, check_exemptions, run_mutmut
 from harness.nightly.score import ThresholdError, Thresholds, load_thresholds
 from harness.nightly.shadow_guard import ShadowedRun
 from harness.report.merge import merge_reports
@@ -92,26 +93,17 @@ def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard_spec:
             return run.run(mutants, baseline, progress.advance)
 
 
-def _equivalent_mutants(exemptions: list) -> int | None:
-    """How many mutants the equivalent pragmas keep mutmut from making; stale exemptions are named."""
-    try:
-        counts = count_suppressed(exemptions)
-    except MutmutFailed as exc:
-        print(f"exemptions: {exc}")
-        return None
-    for e in stale_exemptions(exemptions, counts):
-        print(f"exemptions: stale: {e.file}:{e.line} ({e.kind}) keeps mutmut from making no mutant: {e.code!r}")
-    return sum(n for e, n in zip(exemptions, counts) if e.kind == EQUIVALENT)
-
-
 def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | None, seed: int | None) -> int:
     try:
         thresholds = load_thresholds(PYPROJECT)
-        exemptions = load_exemptions()
         catalogue = load_catalogue(BUNDLED_CATALOGUE)
+        check_exemptions(load_exemptions())
     except (ThresholdError, ExemptionError, CatalogueError) as exc:
         print(f"configuration error: {exc}")
         return exit_codes.USAGE
+    except MutmutFailed as exc:
+        print(f"exemptions: {exc}")
+        return exit_codes.MUTMUT
     jobs = jobs or os.cpu_count() or 1
     seed = random.SystemRandom().getrandbits(32) if seed is None else seed
     started = time.perf_counter()
@@ -148,7 +140,6 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
         "seed": seed,
         "contracts": tally,
         "mutmut_mutants": mutmut.total if mutmut else None,
-        "equivalent_mutants": _equivalent_mutants(exemptions) if mutmut else None,
         "seconds": round(time.perf_counter() - started),
     }
     report = build_report(known, mutmut, thresholds=thresholds, run=run_info)

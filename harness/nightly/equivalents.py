@@ -1,29 +1,33 @@
-"""Reviewed exemptions from mutation testing: mutmut's own pragma, beside the code, with a kind and a reason.
+"""Reviewed exemptions from mutation testing, per mutant: mutmut's pragma, beside the code, naming what it covers.
 
-A line of ``harness/reference/`` that mutmut must not mutate carries, at its
-end::
+A line of ``harness/reference/`` whose mutants no contract should kill ends
+with the pragma, its kind, the mutants it covers and its reason::
 
-    return raw.decode("UTF-8")  # pragma: no mutate (equivalent: codec names are case-insensitive)
-    raise StreamError(...)      # pragma: no mutate (out of scope: error wording)
+    return raw.decode("UTF-8")  # pragma: no mutate (equivalent: `"UTF-8"` -> `"utf-8"`: codec names are case-insensitive)
+    raise StreamError(n, "bad")  # pragma: no mutate (out of scope: `"bad"` -> *: error wording)
 
-mutmut reads the pragma itself (any text after ``no mutate`` is allowed), so
-a developer's own ``mutmut run`` skips the line. The two kinds are kept rare
-and reviewed:
+Each mutant is named as ``ORIGINAL -> REPLACEMENT``, both in backticks: the
+mutant turns the line's text ``ORIGINAL`` into ``REPLACEMENT`` (an empty
+replacement, a removed argument, is ````), or ``ORIGINAL -> *``: every
+mutant that changes only text inside ``ORIGINAL``. ``ORIGINAL`` may carry
+context to tell two places of the line apart (``size > budget`` ->
+``size >= budget``). Several are separated by commas. The other mutants of the
+line are not exempt: the nightly copy strips every pragma, mutmut makes and
+runs every mutant, and the report classifies each by :func:`covering`:
 
 ``equivalent``
-    no input can tell the mutants of the line from the original. They leave
-    the score: mutmut never makes them.
+    no input can tell the mutant from the original: reported ``Ignored``,
+    out of the score (its mutmut verdict stays in the reason, so a killed
+    "equivalent" shows the claim is wrong).
 ``out of scope``
-    behaviour no contract should pin for any adapter (error wording, the
-    spacing of JSON text, a threshold's exact value). They stay in the score:
-    the nightly run strips these pragmas in its copy, so mutmut makes and runs
-    the mutants, and the report counts them beside the score.
+    behaviour no contract should pin for any adapter (error wording, a
+    threshold's exact value): in the score, marked, listed apart from the gaps.
 
-Every pragma in the reference must name a kind and a reason
-(:func:`load_exemptions` refuses one that does not), and every exemption must
-still keep mutmut from making at least one mutant
-(:func:`stale_exemptions`, run by the harness's own tests): an exemption
-that no longer matches anything mutmut would mutate is stale.
+mutmut itself still honours the pragma per line, so a developer's own
+``mutmut run`` skips the whole line. A pragma without a kind, a mutant and a
+reason is refused (:func:`load_exemptions`), and so is one naming a mutant
+mutmut does not make on its line (:func:`unmade`, run before the nightly and
+by the harness's own tests): the code changed under it.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import ast
 import io
 import re
 import tokenize
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,12 +46,45 @@ EQUIVALENT = "equivalent"
 OUT_OF_SCOPE = "out of scope"
 KINDS = (EQUIVALENT, OUT_OF_SCOPE)
 REFERENCE = "harness/reference"
+ANY = "*"
 _PRAGMA = re.compile(r"#\s*pragma:\s*no mutate\b(?P<rest>.*)$")
-_REASON = re.compile(r"^\s*\((?P<kind>[a-z ]+):\s*(?P<reason>.*\S)\s*\)\s*$")
+_MUTANT = r"`[^`]+`\s*->\s*(?:`[^`]*`|\*)"
+_REASON = re.compile(
+    rf"^\s*\((?P<kind>[a-z ]+):\s*(?P<mutants>{_MUTANT}(?:\s*,\s*{_MUTANT})*)\s*:\s*(?P<reason>.*\S)\s*\)\s*$"
+)
+_ONE = re.compile(r"`(?P<original>[^`]+)`\s*->\s*(?:`(?P<replacement>[^`]*)`|\*)")
+_SYNTAX = ("'# pragma: no mutate (KIND: `ORIGINAL` -> `REPLACEMENT`[, ...]: REASON)', KIND one of "
+           "equivalent, out of scope; `ORIGINAL` -> * for every mutant inside ORIGINAL")
 
 
 class ExemptionError(Exception):
-    """A pragma without a kind and a reason, or with a kind that does not exist."""
+    """A pragma without a kind, a mutant and a reason; a kind that does not exist; a mutant mutmut does not make."""
+
+
+@dataclass(frozen=True)
+class Covered:
+    """One ``ORIGINAL -> REPLACEMENT`` of a pragma; ``replacement`` None is ``*``."""
+
+    original: str
+    replacement: str | None
+
+    def matches(self, line: str, mutated: str) -> bool:
+        """``mutated`` is ``line`` with one occurrence of ``original`` replaced (by ``replacement``, or by anything)."""
+        if mutated == line:
+            return False
+        at = line.find(self.original)
+        while at >= 0:
+            before, after = line[:at], line[at + len(self.original) :]
+            if self.replacement is not None:
+                if before + self.replacement + after == mutated:
+                    return True
+            elif mutated.startswith(before) and mutated.endswith(after) and len(mutated) >= len(before) + len(after):
+                return True
+            at = line.find(self.original, at + 1)
+        return False
+
+    def text(self) -> str:
+        return f"`{self.original}` -> " + (ANY if self.replacement is None else f"`{self.replacement}`")
 
 
 @dataclass(frozen=True)
@@ -58,6 +95,15 @@ class Exemption:
     reason: str
     code: str  # the line's code, without the pragma
     column: int  # where the pragma comment starts (0-based)
+    covers: tuple[Covered, ...] = ()
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def covering(self, mutated: str) -> Covered | None:
+        """The entry of this pragma that names the mutant turning the line into ``mutated``, if any."""
+        return next((c for c in self.covers if c.matches(self.code, mutated.strip())), None)
 
 
 def project_root() -> Path:
@@ -66,7 +112,7 @@ def project_root() -> Path:
 
 
 def parse_exemptions(source: str, file: str) -> list[Exemption]:
-    """Every ``# pragma: no mutate`` comment of ``source``; one without a valid kind and reason is an error."""
+    """Every ``# pragma: no mutate`` comment of ``source``; one without a kind, a mutant and a reason is an error."""
     found = []
     lines = source.splitlines()
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
@@ -79,18 +125,17 @@ def parse_exemptions(source: str, file: str) -> list[Exemption]:
         where = f"{file}:{line}"
         reason = _REASON.match(match.group("rest"))
         if reason is None:
-            raise ExemptionError(
-                f"{where}: '# pragma: no mutate' needs its kind and reason, as in "
-                f"'# pragma: no mutate (equivalent: why no input tells them apart)' or "
-                f"'# pragma: no mutate (out of scope: why no contract should pin it)'"
-            )
+            raise ExemptionError(f"{where}: '# pragma: no mutate' needs its kind, the mutants it covers and its "
+                                 f"reason, as in {_SYNTAX}")
         if reason.group("kind") not in KINDS:
             raise ExemptionError(f"{where}: exemption kind {reason.group('kind')!r}; expected one of {KINDS}")
         code = lines[line - 1][:column].rstrip()
         if not code.strip():
             raise ExemptionError(f"{where}: a pragma on a line of its own exempts nothing; put it at the end of the "
                                  "line it exempts")
-        found.append(Exemption(file, line, reason.group("kind"), reason.group("reason"), code.strip(), column))
+        covers = tuple(Covered(m.group("original"), m.group("replacement"))
+                       for m in _ONE.finditer(reason.group("mutants")))
+        found.append(Exemption(file, line, reason.group("kind"), reason.group("reason"), code.strip(), column, covers))
     return found
 
 
@@ -114,9 +159,9 @@ def strip(source: str, exemptions: Iterable[Exemption]) -> str:
     return "".join(lines)
 
 
-def out_of_scope_lines(exemptions: Iterable[Exemption]) -> dict[tuple[str, int], Exemption]:
-    """(file, line) -> the out-of-scope exemption on it."""
-    return {(e.file, e.line): e for e in exemptions if e.kind == OUT_OF_SCOPE}
+def by_line(exemptions: Iterable[Exemption]) -> dict[tuple[str, int], Exemption]:
+    """(file, line) -> the exemption on it."""
+    return {(e.file, e.line): e for e in exemptions}
 
 
 def snippet(source: str, line: int) -> str:
@@ -149,8 +194,8 @@ def snippet(source: str, line: int) -> str:
     return text
 
 
-def count_requests(exemptions: Iterable[Exemption], root: Path | None = None) -> list[dict]:
-    """For each exemption, the source in which mutmut would count the mutants its pragma suppresses."""
+def mutant_requests(exemptions: Iterable[Exemption], root: Path | None = None) -> list[dict]:
+    """For each exemption, the source in which mutmut makes the mutants of its line (its pragma removed)."""
     root = root or project_root()
     sources: dict[str, str] = {}
     requests = []
@@ -161,6 +206,13 @@ def count_requests(exemptions: Iterable[Exemption], root: Path | None = None) ->
     return requests
 
 
-def stale_exemptions(exemptions: list[Exemption], counts: list[int]) -> list[Exemption]:
-    """The exemptions whose pragma keeps mutmut from making no mutant at all: nothing left to exempt."""
-    return [e for e, n in zip(exemptions, counts) if n == 0]
+def unmade(exemptions: Sequence[Exemption], mutated: Sequence[Sequence[str]]) -> list[str]:
+    """One error per pragma entry that names no mutant mutmut makes on its line (``mutated``: each line's mutants)."""
+    errors = []
+    for exemption, lines in zip(exemptions, mutated):
+        for covered in exemption.covers:
+            if not any(covered.matches(exemption.code, line.strip()) for line in lines):
+                made = "; ".join(line.strip() for line in lines) or "none"
+                errors.append(f"{exemption.where}: {covered.text()} names no mutant mutmut makes on this line "
+                              f"(the mutated lines it makes: {made})")
+    return errors

@@ -2,8 +2,8 @@
 
 Started as a script (``python mutmut_driver.py SPEC_JSON``) with the copy as
 the working directory, where ``pyproject.toml`` holds mutmut's configuration;
-``python mutmut_driver.py --count REQUESTS_JSON OUT_JSON`` counts the mutants
-each exemption's pragma keeps mutmut from making (see
+``python mutmut_driver.py --count REQUESTS_JSON OUT_JSON`` lists the mutants
+mutmut makes on each exempted line, for the exemptions' check (see
 ``harness.nightly.equivalents``).
 
 It lists every mutant mutmut will make, keeps this shard's share (every n-th
@@ -11,7 +11,7 @@ name in sorted order, from the k-th), runs mutmut's own ``run`` command on
 exactly those, and writes one record per mutant from mutmut's output files
 (``mutants/*.py.meta``, ``mutants/mutmut-stats.json``): mutmut's status, its
 diff, the contracts that ran the mutated function and the one that killed
-it. Listing the mutants, counting what a pragma suppresses and rendering a
+it. Listing the mutants, those of an exempted line and rendering a
 diff have no command of their own: those call mutmut's functions, which is why
 ``pyproject.toml`` pins mutmut and ``tests/test_nightly_mutmut_slice.py`` and
 ``tests/test_nightly_exemptions.py`` run them for real.
@@ -107,16 +107,20 @@ def export(names: list[str], probe: Path) -> list[dict]:
     return records
 
 
-def count_suppressed(requests: list[dict]) -> list[int]:
-    """For each ``{"file", "line", "source"}``, how many mutants mutmut makes on ``line`` of ``source``.
+def mutated_lines(requests: list[dict]) -> list[list[str]]:
+    """For each ``{"file", "line", "source"}``, the text ``line`` of ``source`` takes in each mutant mutmut makes on it.
 
     ``source`` is the file (or its enclosing top-level statement, see
-    ``harness.nightly.equivalents.snippet``) with one exemption's pragma
-    removed: the count is what that pragma keeps mutmut from making.
+    ``harness.nightly.equivalents.snippet``) with that line's pragma removed.
     """
     from mutmut.mutation.file_mutation import create_mutations
 
-    return [len(create_mutations(r["file"], r["source"], covered_lines={r["line"]})[1]) for r in requests]
+    found = []
+    for r in requests:
+        module, mutations, *_ = create_mutations(r["file"], r["source"], covered_lines={r["line"]})
+        texts = (module.deep_replace(m.original_node, m.mutated_node).code.splitlines() for m in mutations)
+        found.append([text[r["line"] - 1] if len(text) >= r["line"] else "" for text in texts])
+    return found
 
 
 def main(spec_path: str) -> int:
@@ -137,7 +141,7 @@ def main(spec_path: str) -> int:
 def count_main(requests_path: str, out_path: str) -> int:
     del sys.path[0]
     requests = json.loads(Path(requests_path).read_text(encoding="utf-8"))
-    Path(out_path).write_text(json.dumps(count_suppressed(requests)), encoding="utf-8")
+    Path(out_path).write_text(json.dumps(mutated_lines(requests)), encoding="utf-8")
     return 0
 
 

@@ -6,9 +6,9 @@ The copy is the installed package (``Project.bundled()``) plus the
 goes first on ``PYTHONPATH`` so the contracts import the mutated reference,
 and the shadow guard checks that they did.
 
-In the copy the ``out of scope`` pragmas are stripped (``equivalent`` ones
-stay), so mutmut makes and runs those mutants and the score counts them
-(``harness.nightly.equivalents``).
+In the copy every exemption pragma is stripped, so mutmut makes and runs
+every mutant of an exempted line; the report exempts only the mutants each
+pragma names (``harness.nightly.equivalents``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from harness.children import Children, exit_text, run_child, run_owned
 from harness.mutation.executor import HYPOTHESIS_CACHE
 from harness.mutation.workspace import Project, Workspace
 from harness.nightly import mutmut_driver
-from harness.nightly.equivalents import OUT_OF_SCOPE, load_exemptions, strip
+from harness.nightly.equivalents import ExemptionError, load_exemptions, mutant_requests, strip, unmade
 from harness.nightly.mutmut_probe import PROBE_ENV
 from harness.nightly.shadow_guard import check_imports, read_imports
 
@@ -45,8 +45,8 @@ pytest_add_cli_args = ["-p", "no:cacheprovider", "--harness-profile", "ci", "--a
 """
 
 
-def count_suppressed(exemptions: list, root: Path | None = None) -> list[int]:
-    """How many mutants each exemption's pragma keeps mutmut from making, counted by mutmut itself.
+def check_exemptions(exemptions: list, root: Path | None = None) -> None:
+    """Refuse (:class:`ExemptionError`) a pragma naming a mutant that mutmut, asked itself, does not make on its line.
 
     Runs the driver in a scratch directory holding only mutmut's configuration
     (mutmut reads it from the working directory), never in the user's tree.
@@ -54,21 +54,22 @@ def count_suppressed(exemptions: list, root: Path | None = None) -> list[int]:
     import subprocess
     import tempfile
 
-    from harness.nightly.equivalents import count_requests
-
-    requests = count_requests(exemptions, root)
+    requests = mutant_requests(exemptions, root)
     with tempfile.TemporaryDirectory(prefix="harness-mutmut-count-") as tmp:
         scratch = Path(tmp)
         (scratch / "pyproject.toml").write_text('[tool.mutmut]\nsource_paths = ["src"]\n', encoding="utf-8")
         (scratch / "src").mkdir()
         (scratch / "requests.json").write_text(json.dumps(requests), encoding="utf-8")
         run, _, err, timed_out = run_owned(
-            [sys.executable, mutmut_driver.__file__, "--count", "requests.json", "counts.json"],
+            [sys.executable, mutmut_driver.__file__, "--count", "requests.json", "lines.json"],
             600, cwd=scratch, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
         if timed_out or run.returncode != 0:
-            raise MutmutFailed(f"mutmut could not count the exempted mutants ({exit_text(run.returncode)}):\n{err[-2000:]}")
-        return json.loads((scratch / "counts.json").read_text(encoding="utf-8"))
+            raise MutmutFailed(f"mutmut could not list the exempted lines' mutants ({exit_text(run.returncode)}):\n"
+                               f"{err[-2000:]}")
+        errors = unmade(exemptions, json.loads((scratch / "lines.json").read_text(encoding="utf-8")))
+    if errors:
+        raise ExemptionError("\n".join(errors))
 
 
 class MutmutFailed(Exception):
@@ -176,10 +177,9 @@ def run_mutmut(
         config = _CONFIG.format(only=json.dumps(list(only)), contracts=json.dumps(list(contracts)))
         ws.write("pyproject.toml", config)
         exemptions = load_exemptions(ws.root)
-        for file in sorted({e.file for e in exemptions if e.kind == OUT_OF_SCOPE}):
-            # Out of scope is counted, not excluded: mutmut must make these mutants.
-            stripped = strip(project.read(file) or "", [e for e in exemptions if e.file == file and e.kind == OUT_OF_SCOPE])
-            ws.write(file, stripped)
+        for file in sorted({e.file for e in exemptions}):
+            # Exempt per mutant, not per line: mutmut makes every mutant, the report classifies each.
+            ws.write(file, strip(project.read(file) or "", [e for e in exemptions if e.file == file]))
         mutated_root = ws.root / "mutants"
         probe = ws.root / ".harness-nightly"
         # Made before mutmut starts, so the PYTHONPATH entry below names a directory

@@ -25,7 +25,7 @@ from harness.reference.messages import ToolCall
 
 def block_id(event: int, timestamp: float, role: str, position: int) -> str:
     # repr() is exact for floats and survives the JSON round trip of the record.
-    return hashlib.sha256(f"{event}|{timestamp!r}|{role}|{position}".encode()).hexdigest()[:24]  # pragma: no mutate (out of scope: block-id length)
+    return hashlib.sha256(f"{event}|{timestamp!r}|{role}|{position}".encode()).hexdigest()[:24]  # pragma: no mutate (out of scope: `24` -> `25`: block-id length)
 
 
 def store(events: list[ContextEvent]) -> dict:

@@ -59,7 +59,7 @@ class ContextEvent:
         )
 
 
-def render_messages(events: list[ContextEvent], *, with_reasoning: bool = True) -> list[dict]:  # pragma: no mutate (equivalent: every caller passes it)
+def render_messages(events: list[ContextEvent], *, with_reasoning: bool = True) -> list[dict]:  # pragma: no mutate (equivalent: `True` -> `False`: every caller passes it)
     """Persisted events as the wire messages of the next request.
 
     ``with_reasoning`` is the provider's say: only providers that ask for

@@ -38,15 +38,15 @@ class Frame:
         self.clock = clock
         self.msgs: list[dict] = []
         self.events: list[ContextEvent] = []
-        self.resp: dict | None = None  # the last model response that asked for tools  # pragma: no mutate (equivalent: set before it is read)
+        self.resp: dict | None = None  # the last model response that asked for tools  # pragma: no mutate (equivalent: `= None` -> `= ""`: set before it is read)
         self._reset_round()
 
     def _reset_round(self) -> None:
         self.tool_calls: list[ToolCall] = []
         self.tool_results: list[ToolResult] = []
         self.tools_used: list[str] = []
-        self.turn_reasoning: str | None = None  # pragma: no mutate (equivalent: set before it is read)
-        self.turn_response = ""  # pragma: no mutate (equivalent: set before it is read)
+        self.turn_reasoning: str | None = None  # pragma: no mutate (equivalent: `= None` -> `= ""`: set before it is read)
+        self.turn_response = ""  # pragma: no mutate (equivalent: `""` -> *: set before it is read)
 
     def run_turn(self, user_input: str) -> list[ContextEvent]:
         self.msgs.append(to_wire(Message(role="user", content=user_input)))
@@ -59,11 +59,11 @@ class Frame:
             pending_input = ""
             if not wants_tools:
                 return self.events
-        raise RuntimeError(f"turn did not finish within {MAX_ROUNDS} rounds")  # pragma: no mutate (out of scope: error wording)
+        raise RuntimeError(f"turn did not finish within {MAX_ROUNDS} rounds")  # pragma: no mutate (out of scope: `f"turn did not finish within {MAX_ROUNDS} rounds"` -> `None`: error wording)
 
     def request(self) -> dict:
         schemas = [tool.schema for tool in self.tools.values()]
-        return {"model": "reference", "messages": list(self.msgs), "tools": schemas, "stream": True}  # pragma: no mutate (out of scope: placeholder model name)
+        return {"model": "reference", "messages": list(self.msgs), "tools": schemas, "stream": True}  # pragma: no mutate (out of scope: `"reference"` -> *: placeholder model name)
 
     def step_llm(self) -> bool:
         """One model call; True when it asked for tools (``self.resp`` then holds its response)."""
@@ -102,7 +102,7 @@ class Frame:
                 self.step_tool_exec(call)
 
     def _batch_runnable(self, calls: list[ToolCall]) -> bool:
-        return all(getattr(self.tools.get(c.name), "parallel_safe", False) for c in calls)  # pragma: no mutate (out of scope: path of a round with an unoffered tool)
+        return all(getattr(self.tools.get(c.name), "parallel_safe", False) for c in calls)  # pragma: no mutate (out of scope: `False` -> `True`, `False` -> `None`: path of a round with an unoffered tool)
 
     def append_tool_call_record(self, call: ToolCall) -> None:
         self.tool_calls.append(call)
@@ -116,7 +116,7 @@ class Frame:
         self._record_result(call, self._execute(call))
 
     def step_tool_batch(self, calls: list[ToolCall]) -> None:
-        with ThreadPoolExecutor(max_workers=len(calls)) as pool:  # pragma: no mutate (out of scope: pool size)
+        with ThreadPoolExecutor(max_workers=len(calls)) as pool:  # pragma: no mutate (out of scope: `len(calls)` -> `None`: pool size)
             futures = [pool.submit(self._execute, call) for call in calls]
         # Ordered tail: the frame's lists are only touched here, after the join.
         for call, future in zip(calls, futures):

@@ -55,7 +55,7 @@ class RequestOptions:
         )
         for name, allowed in (("effort", (None, *EFFORTS)), ("role", ROLES), ("era", ERAS)):
             if getattr(parsed, name) not in allowed:
-                raise ValueError(f"option {name}={getattr(parsed, name)!r}; expected one of {allowed}")  # pragma: no mutate (out of scope: error wording)
+                raise ValueError(f"option {name}={getattr(parsed, name)!r}; expected one of {allowed}")  # pragma: no mutate (out of scope: `f"option {name}={getattr(parsed, name)!r}; expected one of {allowed}"` -> `None`: error wording)
         return parsed
 
 

@@ -25,7 +25,7 @@ class StreamError(ValueError):
     """
 
     def __init__(self, event_number: int, text: str, reason: str) -> None:
-        super().__init__(f"event {event_number}: {reason}: {_SHOWN.repr(text)}")  # pragma: no mutate (out of scope: error wording)
+        super().__init__(f"event {event_number}: {reason}: {_SHOWN.repr(text)}")  # pragma: no mutate (out of scope: `f"event {event_number}: {reason}: {_SHOWN.repr(text)}"` -> `None`, `repr(text)` -> `repr(None)`: error wording)
 
 
 def iter_events(body: bytes) -> Iterator[tuple[int, str]]:
@@ -36,7 +36,7 @@ def iter_events(body: bytes) -> Iterator[tuple[int, str]]:
     (only an event's data must be UTF-8). The stream may stop without
     ``[DONE]`` or without a closing blank line.
     """
-    number = 0  # pragma: no mutate (out of scope: event numbers, in errors only)
+    number = 0  # pragma: no mutate (out of scope: `0` -> `1`: event numbers, in errors only)
     data: list[bytes] = []
     # The extra empty line closes an event the stream left unterminated, so it
     # is still delivered (the SSE spec would drop it; a truncated body should not lose it).
@@ -44,11 +44,11 @@ def iter_events(body: bytes) -> Iterator[tuple[int, str]]:
         if line:
             field, _, value = line.partition(b":")
             if field == b"data":
-                data.append(value.removeprefix(b" "))  # pragma: no mutate (out of scope: the space shows only in a refused event's text; JSON ignores it)
+                data.append(value.removeprefix(b" "))  # pragma: no mutate (out of scope: `b" "` -> `b"XX XX"`, `removeprefix` -> `removesuffix`: the space shows only in a refused event's text; JSON ignores it)
             continue
         if not data:
             continue
-        number += 1  # pragma: no mutate (out of scope: event numbers, in errors only)
+        number += 1  # pragma: no mutate (out of scope: `+=` -> *, `1` -> `2`: event numbers, in errors only)
         text = _decode(b"\n".join(data), number)
         data = []
         if text.strip() == _DONE:
@@ -61,5 +61,5 @@ def _decode(raw: bytes, event_number: int) -> str:
     try:
         return raw.decode()
     except UnicodeDecodeError as exc:
-        shown = raw.decode(errors="backslashreplace")  # pragma: no mutate (out of scope: error wording)
-        raise StreamError(event_number, shown, f"not valid UTF-8 (byte {exc.start} of its data)") from None  # pragma: no mutate (out of scope: error wording)
+        shown = raw.decode(errors="backslashreplace")  # pragma: no mutate (out of scope: `raw.decode(errors="backslashreplace")` -> `None`: error wording)
+        raise StreamError(event_number, shown, f"not valid UTF-8 (byte {exc.start} of its data)") from None  # pragma: no mutate (out of scope: `f"not valid UTF-8 (byte {exc.start} of its data)"` -> `None`, `event_number` -> `None`, `shown` -> `None`: error wording, its arguments shown only in the message)

@@ -69,7 +69,7 @@ class _Event:
     data: str
 
     def error(self, reason: str) -> StreamError:
-        return StreamError(self.number, self.data, reason)  # pragma: no mutate (out of scope: error wording)
+        return StreamError(self.number, self.data, reason)  # pragma: no mutate (out of scope: `self.number` -> `None`, `self.data` -> `None`, `reason` -> `None`: error wording, its arguments shown only in the message)
 
 
 @dataclass
@@ -94,7 +94,7 @@ def parse_stream(body: bytes) -> dict[str, Any]:
     """Parse a whole streamed chat completion into the neutral response shape."""
     response = _Response()
     for number, data in iter_events(body):
-        event = _Event(number, data)  # pragma: no mutate (out of scope: event numbers, in errors only)
+        event = _Event(number, data)  # pragma: no mutate (out of scope: `number` -> `None`: event numbers, in errors only)
         _take_chunk(event, _load(event), response)
     return response.neutral()
 
@@ -103,16 +103,16 @@ def _load(event: _Event) -> dict[str, Any]:
     try:
         chunk = json.loads(event.data)
     except (ValueError, RecursionError) as exc:
-        raise event.error(f"not JSON ({type(exc).__name__})") from None  # pragma: no mutate (out of scope: error wording)
+        raise event.error(f"not JSON ({type(exc).__name__})") from None  # pragma: no mutate (out of scope: `f"not JSON ({type(exc).__name__})"` -> `None`, `type(exc)` -> `type(None)`: error wording)
     problem = next(_CHUNK.iter_errors(chunk), None)
     if problem is not None:
-        raise event.error(f"{problem.json_path}: {problem.message}")  # pragma: no mutate (out of scope: error wording)
+        raise event.error(f"{problem.json_path}: {problem.message}")  # pragma: no mutate (out of scope: `f"{problem.json_path}: {problem.message}"` -> `None`: error wording)
     return chunk
 
 
 def _take_chunk(event: _Event, chunk: dict[str, Any], response: _Response) -> None:
     if chunk.get("error") is not None:
-        raise event.error("the provider reported an error inside the stream")  # pragma: no mutate (out of scope: error wording)
+        raise event.error("the provider reported an error inside the stream")  # pragma: no mutate (out of scope: `"the provider reported an error inside the stream"` -> *: error wording)
     usage = chunk.get("usage")
     if usage is not None:
         response.usage = usage
@@ -125,7 +125,7 @@ def _take_chunk(event: _Event, chunk: dict[str, Any], response: _Response) -> No
 def _take_choice(event: _Event, choice: dict[str, Any], response: _Response) -> None:
     index = choice.get("index")
     if index not in (None, 0):
-        raise event.error(f"choice index {index}: only choice 0 is read (n > 1 is not supported)")  # pragma: no mutate (out of scope: error wording)
+        raise event.error(f"choice index {index}: only choice 0 is read (n > 1 is not supported)")  # pragma: no mutate (out of scope: `f"choice index {index}: only choice 0 is read (n > 1 is not supported)"` -> `None`: error wording)
     finish_reason = choice.get("finish_reason")
     if finish_reason is not None:
         response.finish_reason = finish_reason

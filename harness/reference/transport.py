@@ -42,20 +42,20 @@ class HttpModel:
         body = transform_request(request, self.options)
         if self.model:
             body["model"] = self.model
-        with self.client.stream("POST", self.url, json=body, headers=_headers()) as response:  # pragma: no mutate (out of scope: live-recording credentials; method case)
+        with self.client.stream("POST", self.url, json=body, headers=_headers()) as response:  # pragma: no mutate (out of scope: `"POST"` -> `"post"`, `headers=_headers()` -> `headers=None`, `headers=_headers()` -> ``: live-recording credentials; method case)
             raw = b"".join(response.iter_bytes())
         if response.status_code >= 400:
-            raise ProviderHTTPError(response.status_code, self.url, raw.decode(errors="replace"))  # pragma: no mutate (out of scope: error wording)
+            raise ProviderHTTPError(response.status_code, self.url, raw.decode(errors="replace"))  # pragma: no mutate (out of scope: `self.url` -> `None`: error wording, the address shown only in the message)
         return parse_stream(raw)
 
 
 def run_http_turn(base_url: str, user_input: str, tools: list[Any], options: dict[str, Any]) -> dict:
     """One agent turn against the provider at ``base_url``; the persisted events."""
-    with httpx.Client(timeout=TIMEOUT) as client:  # pragma: no mutate (out of scope: client timeout)
+    with httpx.Client(timeout=TIMEOUT) as client:  # pragma: no mutate (out of scope: `TIMEOUT` -> `None`: client timeout)
         events = Frame(HttpModel(client, base_url, options), tools).run_turn(user_input)
     return {"events": [event.to_json() for event in events]}
 
 
 def _headers() -> dict[str, str]:
-    key = os.environ.get(API_KEY_ENV)  # pragma: no mutate (out of scope: live-recording credentials)
+    key = os.environ.get(API_KEY_ENV)  # pragma: no mutate (out of scope: `os.environ.get(API_KEY_ENV)` -> `None`: live-recording credentials)
     return {"Authorization": f"Bearer {key}"} if key else {}  # pragma: no mutate (out of scope: live-recording credentials)

@@ -23,18 +23,18 @@ def history_size(messages: list[dict]) -> int:
 
 def overflow_ratio(messages: list[dict], budget: int) -> float:
     if budget < 1:
-        raise ValueError(f"budget must be at least 1, got {budget}")  # pragma: no mutate (out of scope: error wording)
-    return history_size(messages) / budget  # pragma: no mutate (out of scope: when to start trimming is the adapter's own: its size unit and its threshold)
+        raise ValueError(f"budget must be at least 1, got {budget}")  # pragma: no mutate (out of scope: `f"budget must be at least 1, got {budget}"` -> `None`: error wording)
+    return history_size(messages) / budget  # pragma: no mutate (out of scope: `/` -> `*`: when to start trimming is the adapter's own: its size unit and its threshold)
 
 
 def trim_history(messages: list[dict], budget: int) -> list[dict]:
     """``messages`` unchanged below the threshold, else cut back to ``budget`` by whole turns."""
-    if overflow_ratio(messages, budget) < THRESHOLD:  # pragma: no mutate (out of scope: when to start trimming is the adapter's own: its size unit and its threshold)
+    if overflow_ratio(messages, budget) < THRESHOLD:  # pragma: no mutate (out of scope: `<` -> `<=`: when to start trimming is the adapter's own: its size unit and its threshold)
         return list(messages)
     head = _system_prefix(messages)
     turns = _turns(messages[len(head) :])
     size = history_size(messages)
-    while len(turns) > 1 and size > budget:  # pragma: no mutate (out of scope: the size unit is the adapter's own, so no contract can place a history exactly on the budget)
+    while len(turns) > 1 and size > budget:  # pragma: no mutate (out of scope: `size > budget` -> `size >= budget`: the size unit is the adapter's own, so no contract can place a history exactly on the budget)
         size -= history_size(turns.pop(0))
     return head + [message for turn in turns for message in turn]
 

@@ -3,9 +3,9 @@
 Every renderer but the JSON and the viewer (Markdown, console, GitHub
 annotations) and the exit status read this, so they cannot disagree. The
 headline score, the one the thresholds judge, is the plain mutmut score:
-every mutant mutmut makes over the reference counts, including those on lines
-exempted as out of scope (counted beside it); only the mutants of lines
-exempted as equivalent are not made, and their number is shown too. The known
+every mutant mutmut makes over the reference counts, including those an
+out-of-scope pragma names (counted beside it); only those an equivalent pragma
+names are left out (``Ignored``), and their number is shown too. The known
 bugs are the gate's business and every one of them is expected killed.
 """
 
@@ -18,6 +18,9 @@ from harness.nightly.score import Score, Thresholds, score
 from harness.report.model import (
     Entry,
     Report,
+    exempted_by,
+    is_equivalent,
+    is_exempt,
     is_known_bug,
     is_out_of_scope,
     mutants,
@@ -41,8 +44,8 @@ class Digest:
     runs: list[dict]
     gaps: list[Located]  # mutmut survivors not exempted: a contract is missing or too weak
     untested: list[Located]  # mutmut mutants no contract ran
-    out_of_scope: list[Located]  # mutants on lines exempted as out of scope (in the score)
-    equivalent: int | None  # mutants mutmut does not make: lines exempted as equivalent (None: not counted)
+    out_of_scope: list[Located]  # mutants an out-of-scope pragma names (in the score)
+    equivalent: list[Located]  # mutants an equivalent pragma names (Ignored: not in the score)
     wall: float | None  # seconds: the longest run's (or shard's) wall time
 
     @property
@@ -77,8 +80,20 @@ class Digest:
         counts = self.out_of_scope_counts
         detected = counts["Killed"] + counts["Timeout"]
         scope = f"{len(self.out_of_scope)} out of scope (in the score; {detected} of them killed all the same)"
-        equivalent = "equivalent not counted" if self.equivalent is None else f"{self.equivalent} equivalent"
-        return f"{scope}; {equivalent} (not made, not in the score)"
+        killed = sum(1 for _, m in self.equivalent if exempted_by(m)[1] == "mutmut: killed")
+        return f"{scope}; {len(self.equivalent)} equivalent (not in the score; {killed} of them killed: not equivalent)"
+
+    @property
+    def exemptions(self) -> list[tuple[str, list[Located]]]:
+        """Each pragma (``file:line`` and its reason, as the mutants' reasons name it) with the mutants it names."""
+        grouped: dict[str, list[Located]] = {}
+        for file, m in (*self.out_of_scope, *self.equivalent):
+            grouped.setdefault(exempted_by(m)[0], []).append((file, m))
+        def place(pragma: str) -> tuple[str, int]:  # "file:line kind: reason": line 9 before line 10
+            file, _, rest = pragma.partition(":")
+            return file, int(rest.split(" ", 1)[0])
+
+        return sorted(grouped.items(), key=lambda item: place(item[0]))
 
 
 def digest(report: Report, thresholds: Thresholds) -> Digest:
@@ -88,17 +103,16 @@ def digest(report: Report, thresholds: Thresholds) -> Digest:
     def having(pairs: list[Located], status: str) -> list[Located]:
         return [(f, m) for f, m in pairs if m["status"] == status]
 
-    equivalent = [run["equivalent_mutants"] for run in runs(report) if run.get("equivalent_mutants") is not None]
     return Digest(
         mutmut=score(m for _, m in generic),
         everything=score(m for _, m in located),
         known_bugs=[(f, m) for f, m in located if is_known_bug(m)],
         thresholds=thresholds,
         runs=runs(report),
-        gaps=[(f, m) for f, m in having(generic, "Survived") if not is_out_of_scope(m)],
+        gaps=[(f, m) for f, m in having(generic, "Survived") if not is_exempt(m)],
         untested=having(generic, "NoCoverage"),
         out_of_scope=[(f, m) for f, m in generic if is_out_of_scope(m)],
-        equivalent=max(equivalent) if equivalent else None,
+        equivalent=[(f, m) for f, m in generic if is_equivalent(m)],
         wall=wall_seconds(report),
     )
 
@@ -116,8 +130,6 @@ def run_line(run: dict) -> str:
         parts.append(f"contracts (nightly profile): {run['contracts']}")
     if run.get("mutmut_mutants") is not None:
         parts.append(f"mutmut makes {run['mutmut_mutants']} mutants in all")
-    if run.get("equivalent_mutants") is not None:
-        parts.append(f"{run['equivalent_mutants']} more on lines exempted as equivalent")
     if run.get("seconds") is not None:
         parts.append(f"{run['seconds']} s")
     return ", ".join(parts)

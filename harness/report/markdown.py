@@ -8,7 +8,7 @@ from harness.markdown import cell, code, fenced, table
 from harness.mutation.outcome import Verdict
 from harness.report.diff import diff_text
 from harness.report.digest import Digest, Located, counts_line, run_line
-from harness.report.model import OUT_OF_SCOPE_PREFIX, Entry, Report, details, headline, kill_kind, label, why
+from harness.report.model import Entry, Report, details, exempted_by, headline, kill_kind, label, why
 
 
 def _verdict(d: Digest) -> str:
@@ -70,7 +70,8 @@ def _gaps(report: Report, gaps: list[Located]) -> list[str]:
     lines = ["", f"### Contract gaps: {len(gaps)} surviving mutants", "",
              "A contract ran each of these mutants and stayed green: strengthen a contract. Only a mutant "
              "no input can tell from the original (`equivalent`), or behaviour no contract should pin for any "
-             "adapter (`out of scope`), is exempted, beside the code: `# pragma: no mutate (KIND: reason)`."]
+             "adapter (`out of scope`), is exempted, beside the code, by name: "
+             "``# pragma: no mutate (KIND: `ORIGINAL` -> `REPLACEMENT`: reason)`` (docs/nightly.md)."]
     for file, m in gaps:
         covered = ", ".join(f"`{t}`" for t in m.get("coveredBy", [])[:3]) or "none"
         source = report["files"][file].get("source", "")
@@ -86,14 +87,18 @@ def _untested(untested: list[Located]) -> list[str]:
     return ["", f"### Not run by any contract: {len(untested)} mutants", "", *table(("mutant", "where", "change"), rows)]
 
 
-def _out_of_scope(out_of_scope: list[Located]) -> list[str]:
-    if not out_of_scope:
+def _exemptions(d: Digest) -> list[str]:
+    """Each pragma with the mutants it names: the only mutants of its line that are exempt."""
+    if not d.exemptions:
         return []
-    return ["", f"### Out of scope: {len(out_of_scope)} mutants (counted in the score)", ""] + [
-        f"- `{m['id']}` {file}:{m['location']['start']['line']} {m['status']}: "
-        f"{headline(m).removeprefix(OUT_OF_SCOPE_PREFIX)}"
-        for file, m in out_of_scope
-    ]
+    named = sum(len(located) for _, located in d.exemptions)
+    lines = ["", f"### Exemptions: {len(d.exemptions)} pragmas name {named} mutants", "",
+             "Out of scope: counted in the score, never a gap. Equivalent: `Ignored`, not in the score. "
+             "Every other mutant of an exempted line is counted like any other.", ""]
+    for exemption, located in d.exemptions:
+        lines.append(f"- {exemption}")
+        lines += [f"  - `{m['id']}` {code(m['description'])}: {m['status']} ({exempted_by(m)[1]})" for _, m in located]
+    return lines
 
 
 def render_markdown(report: Report, d: Digest) -> str:
@@ -103,5 +108,5 @@ def render_markdown(report: Report, d: Digest) -> str:
     lines = [f"## Nightly mutation report: mutation score {d.mutmut.text()} ({_verdict(d)})", "", *_score(d)]
     if d.known_bugs:
         lines += ["", *_known_bugs(d, "###")]
-    lines += _gaps(report, d.gaps) + _untested(d.untested) + _out_of_scope(d.out_of_scope)
+    lines += _gaps(report, d.gaps) + _untested(d.untested) + _exemptions(d)
     return "\n".join(lines) + "\n"

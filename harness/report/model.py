@@ -28,6 +28,7 @@ Entry = dict[str, Any]  # the schema's MutantResult object
 
 RUNS_KEY = "harness"  # config.harness.runs
 OUT_OF_SCOPE_PREFIX = "out of scope: "
+EQUIVALENT_PREFIX = "equivalent: "
 PATCHED_BY = "patched by: "
 _VERDICTS = {v.report_status: v for v in Verdict}  # one status per verdict, so it reads back
 
@@ -86,9 +87,33 @@ def patched_by(mutant: Entry) -> str:
     return lines[-1].removeprefix(PATCHED_BY) if lines else ""
 
 
+def exemption_prefix(kind: str) -> str:
+    """How the reason of a mutant a pragma names starts: ``out of scope: `` or ``equivalent: ``."""
+    return f"{kind}: "
+
+
 def is_out_of_scope(mutant: Entry) -> bool:
-    """A mutmut mutant on a line the reference exempts as out of scope (counted in the score all the same)."""
+    """A mutmut mutant an out-of-scope pragma names (counted in the score all the same)."""
     return (mutant.get("statusReason") or "").startswith(OUT_OF_SCOPE_PREFIX)
+
+
+def is_equivalent(mutant: Entry) -> bool:
+    """A mutmut mutant an equivalent pragma names (``Ignored``: out of the score)."""
+    return (mutant.get("statusReason") or "").startswith(EQUIVALENT_PREFIX)
+
+
+def is_exempt(mutant: Entry) -> bool:
+    return is_out_of_scope(mutant) or is_equivalent(mutant)
+
+
+def exempted_by(mutant: Entry) -> tuple[str, str]:
+    """(``file:line kind: reason`` of the pragma naming an exempt mutant, mutmut's verdict), from its headline.
+
+    The headline is ``kind: reason (mutmut: STATUS; file:line `A` -> `B`)`` (``stryker_json.mutmut_entry``).
+    """
+    kind_reason, _, rest = headline(mutant).rpartition(" (mutmut: ")
+    verdict, _, named = rest.partition("; ")
+    return f"{named.split(' ', 1)[0]} {kind_reason}", f"mutmut: {verdict}"
 
 
 def needs_attention(mutant: Entry) -> bool:

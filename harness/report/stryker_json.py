@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 import harness
 from harness.mutation.outcome import MutantResult, Position
-from harness.nightly.equivalents import OUT_OF_SCOPE, Exemption, out_of_scope_lines, strip
+from harness.nightly.equivalents import EQUIVALENT, Exemption, by_line, strip
 from harness.nightly.locate import Change, function_range, locate
 from harness.nightly.score import Thresholds, report_status
-from harness.report.model import OUT_OF_SCOPE_PREFIX, PATCHED_BY, RUNS_KEY, Entry, Report
+from harness.report.model import PATCHED_BY, RUNS_KEY, Entry, Report, exemption_prefix
 
 if TYPE_CHECKING:  # only their fields are read; importing them would load the mutation engine
     from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
@@ -98,13 +98,31 @@ def _short(code: str, limit: int = 60) -> str:
     return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
 
 
-def mutmut_entry(mutant: MutmutMutant, source: str, out_of_scope: dict[tuple[str, int], Exemption]) -> Entry:
-    """One mutmut mutant, located in ``source`` (the text mutmut mutated); one on an out-of-scope line says so."""
+def _exemption(change: Change | None, source: str, exemptions: dict[tuple[str, int], Exemption], file: str):
+    """The exemption whose pragma names this mutant: one on the changed line, naming the text the line becomes."""
+    if change is None or change.start.line != change.end.line or "\n" in change.replacement:
+        return None, None
+    exemption = exemptions.get((file, change.start.line))
+    if exemption is None:
+        return None, None
+    line = source.splitlines()[change.start.line - 1]
+    mutated = line[: change.start.column - 1] + change.replacement + line[change.end.column - 1 :]
+    return exemption, exemption.covering(mutated)
+
+
+def mutmut_entry(mutant: MutmutMutant, source: str, exemptions: dict[tuple[str, int], Exemption]) -> Entry:
+    """One mutmut mutant, located in ``source`` (the text mutmut mutated); one a pragma names says so.
+
+    An equivalent one leaves the score (``Ignored``); an out-of-scope one keeps its status.
+    Either way its reason names the pragma's line and entry, and keeps mutmut's verdict.
+    """
     reason = f"mutmut: {mutant.status}"
+    status = report_status(mutant.status)
     change = _change(mutant, source)
-    exempt = out_of_scope.get((mutant.file, change.start.line)) if change is not None else None
-    if exempt is not None:
-        reason = f"{OUT_OF_SCOPE_PREFIX}{exempt.reason} ({reason})"
+    exempt, covered = _exemption(change, source, exemptions, mutant.file)
+    if covered is not None:
+        reason = f"{exemption_prefix(exempt.kind)}{exempt.reason} ({reason}; {exempt.where} {covered.text()})"
+        status = "Ignored" if exempt.kind == EQUIVALENT else status
     if mutant.kill_message:
         reason += "\n" + mutant.kill_message
     if change is None:
@@ -121,7 +139,7 @@ def mutmut_entry(mutant: MutmutMutant, source: str, out_of_scope: dict[tuple[str
         "description": f"{mutant.function}: {_short(change.original)} -> {_short(change.replacement)}",
         "replacement": change.replacement,
         "location": {"start": _position(change.start), "end": _position(change.end)},
-        "status": report_status(mutant.status),
+        "status": status,
         "statusReason": reason,
         "coveredBy": list(mutant.covered_by),
         "killedBy": list(mutant.killed_by),
@@ -132,13 +150,13 @@ def mutmut_entry(mutant: MutmutMutant, source: str, out_of_scope: dict[tuple[str
 
 
 def _mutmut_entries(run: MutmutRun) -> Iterable[tuple[str, str, Entry]]:
-    out_of_scope = out_of_scope_lines(run.exemptions)
+    exemptions = by_line(run.exemptions)
     for mutant in run.mutants:
         source = run.sources.get(mutant.file, "")
-        # mutmut mutated the file without its out-of-scope pragmas: its diffs are found in that text,
+        # mutmut mutated the file without its pragmas: its diffs are found in that text,
         # whose lines (and the columns of their code) are the original's.
-        exempt = [e for e in run.exemptions if e.file == mutant.file and e.kind == OUT_OF_SCOPE]
-        yield mutant.file, source, mutmut_entry(mutant, strip(source, exempt), out_of_scope)
+        pragmas = [e for e in run.exemptions if e.file == mutant.file]
+        yield mutant.file, source, mutmut_entry(mutant, strip(source, pragmas), exemptions)
 
 
 def _test_files(ids: Iterable[str], prefix: str = TEST_FILE_PREFIX) -> dict:

@@ -51,7 +51,7 @@ from harness.contracts.turns import (
 )
 from harness.contracts.turns import tools as untidy_tools
 from harness.request_examples import DEEPSEEK_URL, OPENAI_URL
-from harness.testing import ScriptedModel, pairing_violations
+from harness.testing import ScriptedModel, content_text, pairing_violations
 
 
 def _shape(messages: list[dict]) -> str:
@@ -90,7 +90,7 @@ def test_a_turn_survives_every_link_of_the_chain(kernel, memory):
     assert not problems, f"the history rendered from the loaded events breaks the pairing rule: {problems}"
     words = [QUESTION, ROUNDS[0]["content"], ANSWER] + [
         out for out in (expected_output(c) for c in ROUND_1 + ROUND_2) if out]
-    contents = [m.get("content") for m in history]
+    contents = [content_text(m.get("content")) for m in history]
     missing = [w for w in words if w not in contents]
     assert not missing, f"the rendered history lacks {missing}; history {_shape(history)}"
 

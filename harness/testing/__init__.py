@@ -20,7 +20,7 @@ from harness.contracts.persisted_events import event_lists
 from harness.contracts.persisted_events import events as persisted_events
 from harness.loopback import Delivery, LoopbackProvider
 from harness.message_text import content_text
-from harness.reasoning_rules import must_carry, reasoning_violations
+from harness.reasoning_rules import must_carry, non_string_reasoning, reasoning_violations
 from harness.replay import play, replay
 from harness.request_examples import request_bodies
 from harness.scripted import OverlapProbe, ScriptedModel, ScriptedTool, ScriptExhausted
@@ -42,6 +42,7 @@ __all__ = [
     "content_text",
     "event_lists",
     "must_carry",
+    "non_string_reasoning",
     "pairing_violations",
     "persisted_events",
     "play",

@@ -31,7 +31,7 @@ response and reasoning although their blocks exist; no error, no log line.
 
 import pytest
 import time_machine
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
@@ -45,9 +45,18 @@ ZERO = st.sampled_from([0, 0.0])
 zero_events = st.lists(events(timestamps=ZERO), min_size=1, max_size=3)
 # With reasoning every event has at least one block, so there are ids to compare.
 zero_events_with_blocks = st.lists(events(timestamps=ZERO, reasoning=st.text(min_size=1)), min_size=1, max_size=3)
+# Two imported events that never had a clock: a text of every kind and a tool round each.
+IMPORTED = [
+    {"input": "Look x up.", "response": "", "reasoning": "Need the lookup tool.", "tool_calls": [
+        {"id": "call_1", "name": "lookup", "arguments": '{"q":"x"}'}], "tool_results": [
+        {"tool_call_id": "call_1", "content": "x is 42"}], "tools_used": ["lookup"], "timestamp": 0},
+    {"input": "", "response": "x is 42.", "reasoning": "Answer now.", "tool_calls": [], "tool_results": [],
+     "tools_used": [], "timestamp": 0.0},
+]
 
 
 @given(stored=zero_events)
+@example(stored=IMPORTED)
 def test_zero_timestamp_events_load_intact(memory, stored):
     memory = valid(memory)
     loaded = memory.load_blocks(memory.store_blocks(stored))
@@ -74,6 +83,7 @@ INSTANTS = (978307200.0, 1950000000.5)
 
 
 @given(stored=zero_events_with_blocks)
+@example(stored=IMPORTED)
 def test_zero_timestamp_ids_are_deterministic(memory, stored):
     memory = valid(memory)
     runs = []

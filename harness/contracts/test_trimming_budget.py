@@ -101,10 +101,14 @@ PINNED = [
     {"role": "assistant", "content": "Line 3.", "reasoning_content": "Said before."},
 ]
 PINNED_BUDGET = 3000
+# The same, opening with an assistant message and with a system message between the kept turns.
+PINNED_UNTIDY = [PINNED[0], {"role": "assistant", "content": "Welcome back."}, *PINNED[1:7],
+                 {"role": "system", "content": "Reminder: be terse."}, *PINNED[7:]]
 
 
 @given(history=untidy_histories(), budget=budgets)
 @example(history=PINNED, budget=PINNED_BUDGET)
+@example(history=PINNED_UNTIDY, budget=PINNED_BUDGET)
 def test_trimming_keeps_a_tail_and_is_done_once(memory, history, budget):
     memory = valid(memory)
     before = copy.deepcopy(history)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from harness.adapter import ERAS
 
-__all__ = ["DEEPSEEK_EFFORT_RUNG", "DEFAULT_ERA", "ERAS", "must_carry", "reasoning_violations"]
+__all__ = ["DEEPSEEK_EFFORT_RUNG", "DEFAULT_ERA", "ERAS", "must_carry", "non_string_reasoning", "reasoning_violations"]
 
 DEFAULT_ERA = "current"
 
@@ -79,6 +79,20 @@ def reasoning_violations(messages: list[dict], era: str, has_tools: bool) -> lis
                 f"but the {era} rule forbids sending it back; DeepSeek answers 400 {_ANSWERS[era]!r}"
             )
     return problems
+
+
+def non_string_reasoning(messages: list[dict]) -> list[str]:
+    """Every message of a request body whose ``reasoning_content`` is there but not a string.
+
+    The field is documented as a string; a null is not one, and not the ``""``
+    reported to satisfy the presence check either.
+    """
+    return [
+        f"message #{n} ({message.get('role')}, tool_calls={bool(message.get('tool_calls'))}) carries "
+        f"reasoning_content={message['reasoning_content']!r}, but it should be a string (or absent)"
+        for n, message in enumerate(messages)
+        if "reasoning_content" in message and not isinstance(message["reasoning_content"], str)
+    ]
 
 
 THINKING_OFF = {"type": "disabled"}

@@ -2,7 +2,9 @@
 
 Generated histories are deliberately untidy: any role may carry
 ``reasoning_content`` or fields a rebuild would lose (``name``, ``prefix``,
-a vendor key), so a transform that touches more than its rule shows up.
+a vendor key), so a transform that touches more than its rule shows up; an
+assistant message's ``reasoning_content`` may be null (a record written for a
+round that did not think).
 """
 
 from __future__ import annotations
@@ -68,7 +70,8 @@ def _message(role: str, required: dict, optional: dict) -> st.SearchStrategy[dic
 assistant_messages = _message(
     "assistant",
     {"content": st.none() | _text},
-    {"reasoning_content": st.just("") | _reasoning, "tool_calls": _calls},
+    # null: a kernel that writes the field for a round without reasoning.
+    {"reasoning_content": st.none() | st.just("") | _reasoning, "tool_calls": _calls},
 )
 other_messages = st.one_of(
     _message("system", {"content": _text}, _stray_reasoning),

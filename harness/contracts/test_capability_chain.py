@@ -9,14 +9,15 @@ per capability proves each link alone; this one chains them.
 
 Rule: a live untidy turn (text beside calls, a parallel-safe and an unsafe
 tool in one round, a tool the turn does not offer, a tool that returns
-nothing, reasoning on some rounds) is persisted, stored in cold storage and
-loaded back, and
+nothing, reasoning on some rounds) and a second, plain turn are persisted,
+stored in cold storage and loaded back, and
 
 - the loaded events equal the persisted ones, every field, in order;
 - the history rendered from the loaded events is the history rendered from
   the persisted ones, for a generic provider and for DeepSeek; it passes the
-  pairing rule and carries the question, the text beside the calls, every
-  tool output and the answer;
+  pairing rule, holds both turns' questions as its user messages, verbatim
+  and in order, and carries the text beside the calls, every tool output and
+  both answers;
 - trimmed to a budget far above its size it comes back unchanged; trimmed to
   the smallest budget it still ends with the latest turn, paired;
 - sent to DeepSeek (current era, with tools) each assistant message carries
@@ -51,19 +52,27 @@ from harness.contracts.turns import (
 )
 from harness.contracts.turns import tools as untidy_tools
 from harness.request_examples import DEEPSEEK_URL, OPENAI_URL
-from harness.testing import ScriptedModel, pairing_violations
+from harness.testing import ScriptedModel, content_text, pairing_violations
 
 
 def _shape(messages: list[dict]) -> str:
     return json.dumps(messages, ensure_ascii=False)[:1500]
 
 
+# The second turn asks again, in words a strip or a repeat of the first question would lose.
+SECOND_QUESTION = "  And which of them changed since yesterday?\n"
+SECOND_ANSWER = "Only b.txt changed."
+SECOND_ROUNDS = [{"content": SECOND_ANSWER, "finish_reason": "stop"}]
+
+
 def _live_turn_loaded(kernel, memory):
-    """(persisted events of a live untidy turn, the same events after cold storage, the turn's tools)."""
-    model = ScriptedModel(ROUNDS)
+    """(persisted events of a live untidy turn and a plain one, the same events after cold storage, the tools)."""
     tools = untidy_tools()
-    persisted = kernel.run_turn(QUESTION, model, tools)["events"]
-    assert len(persisted) == len(ROUNDS), f"{len(persisted)} events persisted for a turn of {len(ROUNDS)} rounds"
+    persisted = []
+    for question, rounds in ((QUESTION, ROUNDS), (SECOND_QUESTION, SECOND_ROUNDS)):
+        events = kernel.run_turn(question, ScriptedModel(rounds), tools)["events"]
+        assert len(events) == len(rounds), f"{len(events)} events persisted for a turn of {len(rounds)} rounds"
+        persisted += events
     cold = memory.store_blocks(copy.deepcopy(persisted))
     return persisted, memory.load_blocks(copy.deepcopy(cold)), tools
 
@@ -88,9 +97,14 @@ def test_a_turn_survives_every_link_of_the_chain(kernel, memory):
     history = kernel.render_history(copy.deepcopy(loaded))
     problems = pairing_violations(history)
     assert not problems, f"the history rendered from the loaded events breaks the pairing rule: {problems}"
-    words = [QUESTION, ROUNDS[0]["content"], ANSWER] + [
+    asked = [content_text(m.get("content")) for m in history if m.get("role") == "user"]
+    assert asked == [QUESTION, SECOND_QUESTION], (
+        f"the history rendered from the loaded events holds the user messages {asked}, but should hold both "
+        f"turns' questions verbatim, in order: {[QUESTION, SECOND_QUESTION]}"
+    )
+    words = [ROUNDS[0]["content"], ANSWER, SECOND_ANSWER] + [
         out for out in (expected_output(c) for c in ROUND_1 + ROUND_2) if out]
-    contents = [m.get("content") for m in history]
+    contents = [content_text(m.get("content")) for m in history]
     missing = [w for w in words if w not in contents]
     assert not missing, f"the rendered history lacks {missing}; history {_shape(history)}"
 
@@ -112,7 +126,7 @@ def test_deepseek_gets_each_rounds_reasoning_at_the_end_of_the_chain(kernel, mem
     sent = transform.transform_request(copy.deepcopy(body), {"base_url": DEEPSEEK_URL, "era": "current"})
     assistants = [m for m in sent.get("messages") or [] if m.get("role") == "assistant"]
     carried = [m.get("reasoning_content", "<absent>") for m in assistants]
-    wanted = [r.get("reasoning") or "" for r in ROUNDS]
+    wanted = [r.get("reasoning") or "" for r in ROUNDS + SECOND_ROUNDS]
     assert carried == wanted, (
         f"sent to DeepSeek, the assistant messages carry reasoning_content {carried}, but each round's own is "
         f"{wanted} ('' where a round had none)"

@@ -15,29 +15,33 @@ URL) carries none at all, and a base URL whose host the ``reasoning.hosts``
 policy does not list carries none either; a listed one carries each round's
 own. Rendered for DeepSeek and then transformed for the era selected with
 ``--deepseek-era``, the request meets that era's rule, each carried value the
-round's own.
+round's own. Whatever the provider, the history rendered from the events of
+several turns holds every turn's question (each non-empty persisted
+``input``) as a user message, verbatim and in the order of the events.
 
 Level: per test. ``test_deepseek_history_carries_each_rounds_own_reasoning``
 and ``test_replayed_history_meets_the_era_rule``: provider (DeepSeek's
 round-trip rule). ``test_history_carries_reasoning_only_to_the_policys_hosts``:
-policy, key ``reasoning.hosts``.
+policy, key ``reasoning.hosts``. ``test_history_holds_every_turns_question_in_order``:
+wire (the conversation every later request carries).
 
 Production fingerprint: the first request of every later turn answers HTTP 400
 "The reasoning_content in the thinking mode must be passed back to the API."
 (V3.2: "Missing `reasoning_content` field in the assistant message at message
 index N."); without the 400, the agent re-derives what it had already worked
-out.
+out; or the model answers the first question again on every later turn, or
+misses what the user asked since.
 """
 
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
 from harness.request_examples import DEEPSEEK_URL, OPENAI_URL, TOOLS, host_of
-from harness.testing import persisted_events as persisted_event, reasoning_violations
+from harness.testing import content_text, persisted_events as persisted_event, reasoning_violations
 
 persisted_events = st.lists(persisted_event(), min_size=1, max_size=5)
 
@@ -126,4 +130,34 @@ def test_replayed_history_meets_the_era_rule(kernel, transform, deepseek_era, ev
     assert not problems, (
         f"history replayed to DeepSeek under the {deepseek_era} rule: {len(problems)} problem(s):\n  "
         + "\n  ".join(problems) + f"\nrounds {_show(events)}"
+    )
+
+
+def _turn(question: str, answer: str, timestamp: float) -> dict:
+    return {"input": question, "response": answer, "reasoning": None, "tool_calls": [], "tool_results": [],
+            "tools_used": [], "timestamp": timestamp}
+
+
+# Three turns, the second a tool round and its follow-up; questions differ only in what a strip or a repeat loses.
+TURNS = [
+    _turn("Which invoices are open?", "Two: 12 and 13.", 1731300000.0),
+    {**_turn("  And which are paid?\n", "", 1731300060.0), "tool_calls": [
+        {"id": "call_1", "name": "invoices", "arguments": "{}"}], "tool_results": [
+        {"tool_call_id": "call_1", "content": "11"}], "tools_used": ["invoices"]},
+    _turn("", "Only 11.", 1731300061.0),
+    _turn("Which invoices are open?", "Still 12 and 13.", 1731300120.0),
+]
+
+
+@pytest.mark.wire
+@given(events=persisted_events, base_url=st.sampled_from([None, OPENAI_URL, DEEPSEEK_URL]))
+@example(events=TURNS, base_url=None)
+@example(events=TURNS, base_url=DEEPSEEK_URL)
+def test_history_holds_every_turns_question_in_order(kernel, events, base_url):
+    messages = valid(kernel).render_history(events, base_url=base_url)
+    asked = [content_text(m.get("content")) for m in messages if m.get("role") == "user"]
+    questions = [e["input"] for e in events if e["input"]]
+    assert asked == questions, (
+        f"render_history(events, base_url={base_url!r}) holds the user messages {asked}, but should hold every "
+        f"turn's question verbatim, in order: {questions}"
     )

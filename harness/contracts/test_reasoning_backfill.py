@@ -12,9 +12,10 @@ be wiped.
 
 Rule (the current era's rule, which this remedy serves; ``--deepseek-era``
 selects the rule of the round-trip contracts): with ``tools``, each assistant
-message lacking ``reasoning_content`` gains ``""``, in every round, not just
-the last; one that has it keeps its exact value; without ``tools`` no message
-gains it. Every other key, of the body and of every message, is deep-equal to
+message lacking ``reasoning_content`` (no key, or null: no reasoning either
+way) gains ``""``, in every round, not just the last; one that has a string
+keeps its exact value; without ``tools`` no message gains it (a null may go,
+or become ``""``). Every other key, of the body and of every message, is deep-equal to
 the input; system, user and tool messages are untouched; the input body is not
 modified.
 
@@ -62,8 +63,11 @@ def _without_reasoning(message: dict) -> dict:
 
 def _message_problems(n: int, before: dict, after: dict, has_tools: bool) -> list[str]:
     role = before.get("role")
+    null = "reasoning_content" in before and before["reasoning_content"] is None
     if role != "assistant":
-        return [] if after == before else [f"{role} message #{n} became {after!r}, but should be untouched: {before!r}"]
+        # A null reasoning_content is no reasoning: it may go (test_reasoning_strings.py wants no null sent).
+        untouched = [before, _without_reasoning(before)] if null else [before]
+        return [] if after in untouched else [f"{role} message #{n} became {after!r}, but should be untouched: {before!r}"]
     problems = []
     if _without_reasoning(after) != _without_reasoning(before):
         problems.append(
@@ -71,7 +75,7 @@ def _message_problems(n: int, before: dict, after: dict, has_tools: bool) -> lis
             f"but should be unchanged: {_without_reasoning(before)!r}"
         )
     got = after.get("reasoning_content", "<absent>")
-    if "reasoning_content" in before:
+    if "reasoning_content" in before and not null:
         if got != before["reasoning_content"]:
             problems.append(
                 f"assistant message #{n}: reasoning_content={got!r}, but its existing value "
@@ -81,9 +85,10 @@ def _message_problems(n: int, before: dict, after: dict, has_tools: bool) -> lis
         problems.append(
             f"assistant message #{n}: reasoning_content={got!r}, but should be backfilled with '' (tools present)"
         )
-    elif not has_tools and got != "<absent>":
+    elif not has_tools and got != "<absent>" and not (null and got == ""):
         problems.append(
-            f"assistant message #{n}: reasoning_content={got!r} added, but nothing is backfilled without tools"
+            f"assistant message #{n}: reasoning_content={got!r} for {before.get('reasoning_content', '<absent>')!r}, "
+            "but nothing is backfilled without tools (a null may go, or become '')"
         )
     return problems
 
@@ -112,6 +117,15 @@ def _check(transform, body: dict) -> None:
 def test_backfill_covers_every_round(transform):
     transform = valid(transform)
     _check(transform, {"model": "deepseek-chat", "messages": _history(None, None, None), "tools": TOOLS})
+
+
+def test_backfill_covers_a_null_left_in_place(transform):
+    transform = valid(transform)
+    history = _history(None, "Read a.txt first.", None)
+    for message in history:
+        if message.get("role") == "assistant" and "reasoning_content" not in message:
+            message["reasoning_content"] = None
+    _check(transform, {"model": "deepseek-chat", "messages": history, "tools": TOOLS})
 
 
 def test_backfill_never_overwrites_real_reasoning(transform):

@@ -7,8 +7,9 @@ it in exactly one place: a ``reasoning_content`` key beside ``content``.
 
 Rule: serializing an assistant message with reasoning yields
 ``reasoning_content`` at the top level, equal to the input, with ``content``
-untouched; the same holds when the message carries ``tool_calls`` (whose
-``content`` then holds no text: null, absent or ``""``).
+carrying the untouched text (a string or text parts); the same holds when the
+message carries ``tool_calls`` (whose ``content`` then holds no text: null,
+absent, ``""`` or text parts joining to ``""``).
 
 Level: provider (``reasoning_content`` is DeepSeek's extension of the
 format; ``serialize_message`` keeps it so the request transform can send it
@@ -23,6 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
+from harness.testing import content_text
 
 pytestmark = pytest.mark.provider
 
@@ -49,8 +51,8 @@ def test_reasoning_is_top_level_beside_content(messages):
     messages = valid(messages)
     message = _assistant("The invoice was issued on the 12th.", "They asked about billing, not orders.")
     wire = _check_top_level(messages, message)
-    assert wire["content"] == message["content"], (
-        f"content={wire['content']!r}, but should be the untouched text {message['content']!r} "
+    assert content_text(wire.get("content")) == message["content"], (
+        f"content={wire.get('content')!r}, but should be the untouched text {message['content']!r} "
         f"(reasoning must not leak into it); input {message!r}"
     )
 
@@ -63,7 +65,7 @@ def test_reasoning_is_top_level_with_tool_calls(messages):
     assert [c.get("id") for c in calls] == [CALL["id"]], (
         f"tool_calls ids={[c.get('id') for c in calls]}, expected {[CALL['id']]} for input {message!r}"
     )
-    assert wire.get("content") in (None, ""), (
+    assert wire.get("content") is None or content_text(wire["content"]) == "", (
         f"content={wire.get('content')!r}, but a tool-calls-only message carrying reasoning should hold no text "
         f"(null, absent or ''): the reasoning belongs in reasoning_content; input {message!r}"
     )
@@ -74,6 +76,6 @@ def test_any_reasoning_round_trips_verbatim(messages, content, reasoning):
     messages = valid(messages)
     message = _assistant(content, reasoning)
     wire = _check_top_level(messages, message)
-    assert wire["content"] == content, (
-        f"content={wire['content']!r:.700}, expected {content!r:.700} unchanged for reasoning {reasoning!r:.700}"
+    assert content_text(wire.get("content")) == content, (
+        f"content={wire.get('content')!r:.700}, expected {content!r:.700} unchanged for reasoning {reasoning!r:.700}"
     )

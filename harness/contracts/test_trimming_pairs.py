@@ -23,7 +23,7 @@ right after a long conversation overflowed.
 """
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
@@ -93,7 +93,33 @@ def _trim_twice(memory, history: list[dict], budget: int) -> list[tuple[int, lis
     return trimmed
 
 
+# Pinned for the ci profile: an old turn far over the budget, then a round of parallel calls answered out of
+# order and a latest turn that is itself a tool round; at PINNED_BUDGET (characters or tokens) the cut falls
+# between whole turns only if the trimmer keeps pairs together.
+def _calls(*ids: str) -> list[dict]:
+    return [{"id": i, "type": "function", "function": {"name": "lookup", "arguments": "{}"}} for i in ids]
+
+
+PINNED = [
+    {"role": "system", "content": "You are terse."},
+    {"role": "user", "content": "question 0: " + "word " * 4000},
+    {"role": "assistant", "content": None, "tool_calls": _calls("call_0_a")},
+    {"role": "tool", "tool_call_id": "call_0_a", "content": "line " * 400},
+    {"role": "user", "content": "question 1"},
+    {"role": "assistant", "content": None, "reasoning_content": "both", "tool_calls": _calls("call_1_a", "call_1_b")},
+    {"role": "tool", "tool_call_id": "call_1_b", "content": "b " * 300},
+    {"role": "tool", "tool_call_id": "call_1_a", "content": "a " * 300},
+    {"role": "assistant", "content": "answer 1"},
+    {"role": "user", "content": "question 2"},
+    {"role": "assistant", "content": None, "tool_calls": _calls("call_2_a", "call_2_b")},
+    {"role": "tool", "tool_call_id": "call_2_a", "content": "a " * 600},
+    {"role": "tool", "tool_call_id": "call_2_b", "content": "b " * 600},
+]
+PINNED_BUDGET = 1500
+
+
 @given(history=histories(), budget=st.integers(min_value=1, max_value=5000))
+@example(history=PINNED, budget=PINNED_BUDGET)
 def test_trimming_never_splits_a_tool_pair(memory, history, budget):
     memory = valid(memory)
     for b, trimmed in _trim_twice(memory, history, budget):
@@ -105,6 +131,7 @@ def test_trimming_never_splits_a_tool_pair(memory, history, budget):
 
 
 @given(history=histories(), budget=st.integers(min_value=1, max_value=5000))
+@example(history=PINNED, budget=PINNED_BUDGET)
 def test_trimming_keeps_the_latest_turn(memory, history, budget):
     memory = valid(memory)
     latest = _latest_turn(history)

@@ -16,7 +16,10 @@ in the order given; an assistant message without calls (``tool_calls``
 an empty list) sends no ``tool_calls`` (OpenAI refuses an empty array) and
 keeps its text; the text of an assistant message that
 also carries tool calls is kept as its ``content``; serializing leaves the
-message as it was. ``transform_request`` returns a body of its own: the body
+message as it was. Text is compared as text, in any form the format allows:
+a string, or an array of text parts whose joined text is the same
+(:func:`harness.message_text.content_text`). The robust form: that text
+goes as the string it was. ``transform_request`` returns a body of its own: the body
 and the options it was given stay exactly as they were, for every provider
 and any history, and changing anything in the body it returned (a message, a
 tool, a nested value) changes nothing the caller holds. A generic provider
@@ -31,7 +34,11 @@ the format's values of ``reasoning_effort``; ``off`` is not one of them),
 except ``test_a_call_without_arguments_keeps_empty_arguments``: robust (a
 call that streamed no arguments at all is a gateway shape,
 ``test_gateway_fragments.py`` names the endpoints; over the Vercel AI SDK it goes
-back as the JSON string ``'""'``).
+back as the JSON string ``'""'``), and ``test_text_is_sent_as_a_string``:
+robust (the format allows an array of text parts, but gateways that read
+assistant text only as a string lose it: Command Code's provider endpoint
+answers 200 with the array's text blanked, AI DIAL's Bedrock adapter did
+not read assistant text parts).
 
 Production fingerprint: HTTP 400 "tool_call_id is required" or "Missing
 required parameter: 'messages[1].tool_calls[0].type'"; reasoning or an empty
@@ -49,7 +56,7 @@ from hypothesis import strategies as st
 from harness.adapter import EFFORTS, ERAS, ROLES
 from harness.contracts.calls import refusal, valid
 from harness.request_examples import DEEPSEEK_URL, GENERIC_URLS, LOOKALIKE_URLS, UNTIDY_BODY
-from harness.testing import request_bodies, same_arguments
+from harness.testing import content_text, request_bodies, same_arguments
 
 
 CALL = {"id": "call_7", "name": "lookup", "arguments": '{"q":"x"}'}
@@ -81,9 +88,13 @@ def test_tool_message_keeps_its_call_id(messages):
 def test_a_message_without_calls_sends_no_tool_calls(messages):
     message = {"role": "assistant", "content": "Done.", "reasoning": None, "tool_calls": []}
     wire = valid(messages).serialize_message(message)
-    assert wire.get("tool_calls") is None and wire.get("content") == "Done.", (
-        f"serialized {message} as {wire}, but a message without calls should send no tool_calls (an empty "
-        "array is refused) and keep its content 'Done.'"
+    assert wire.get("tool_calls") is None, (
+        f"tool_calls={wire.get('tool_calls')!r}, but a message without calls should send none (an empty array "
+        f"is refused): serialized {message} as {wire}"
+    )
+    assert content_text(wire.get("content")) == "Done.", (
+        f"content={wire.get('content', '<absent>')!r}, but should carry the text 'Done.' (a string or text "
+        f"parts): serialized {message} as {wire}"
     )
 
 
@@ -107,10 +118,13 @@ def test_tool_calls_are_typed_functions(messages):
     shapes = [(c.get("id"), c.get("type"), sorted(c.get("function") or {}), (c.get("function") or {}).get("name"))
               for c in calls]
     expected = [("call_7", "function", ["arguments", "name"], "lookup")]
-    arguments = [(c.get("function") or {}).get("arguments") for c in calls]
-    assert shapes == expected and same_arguments(arguments[0], CALL["arguments"]), (
+    assert shapes == expected, (
         f"serialized tool_calls={json.dumps(calls)}, but should be [{{'id': 'call_7', 'type': 'function', "
-        f"'function': {{'name': 'lookup', 'arguments': JSON text of {CALL['arguments']}}}}}] for input {message}"
+        f"'function': {{'name': 'lookup', 'arguments': ...}}}}] for input {message}"
+    )
+    arguments = (calls[0].get("function") or {}).get("arguments")
+    assert same_arguments(arguments, CALL["arguments"]), (
+        f"arguments={arguments!r}, but should be JSON text of {CALL['arguments']} for input {message}"
     )
 
 
@@ -139,28 +153,57 @@ def test_generic_provider_gets_no_effort_when_off(transform, base_url):
     )
 
 
+BESIDE_CALLS = {"role": "assistant", "content": "Let me look that up.", "reasoning": None,
+                "tool_calls": [CALL, {"id": "call_8", "name": "fetch", "arguments": "{}"}]}
+
+
 @pytest.mark.wire
 def test_text_beside_tool_calls_is_kept(messages):
-    calls = [CALL, {"id": "call_8", "name": "fetch", "arguments": "{}"}]
-    message = {"role": "assistant", "content": "Let me look that up.", "reasoning": None, "tool_calls": calls}
-    before = copy.deepcopy(message)
+    message = copy.deepcopy(BESIDE_CALLS)
     wire = valid(messages).serialize_message(message)
-    ids = [c.get("id") for c in wire.get("tool_calls") or []]
-    assert wire.get("content") == "Let me look that up." and ids == ["call_7", "call_8"], (
-        f"serialized {message} as {wire}, but the text beside the calls should stay the content and the calls "
-        "keep their order"
+    assert content_text(wire.get("content")) == "Let me look that up.", (
+        f"content={wire.get('content', '<absent>')!r}, but the text beside the calls should stay the content "
+        f"'Let me look that up.' (a string or text parts): serialized {message} as {wire}"
     )
-    assert message == before, f"serialize_message changed the message it was given to {message}; it was {before}"
+    ids = [c.get("id") for c in wire.get("tool_calls") or []]
+    assert ids == ["call_7", "call_8"], (
+        f"tool_calls ids={ids}, but the calls should keep their order ['call_7', 'call_8']: serialized {message}"
+    )
+    assert message == BESIDE_CALLS, (
+        f"serialize_message changed the message it was given to {message}; it was {BESIDE_CALLS}"
+    )
+
+
+TOOL_OUTPUTS = pytest.mark.parametrize("content", ["", "0", " ", "x is 42"], ids=["nothing", "zero", "space", "text"])
 
 
 @pytest.mark.wire
-@pytest.mark.parametrize("content", ["", "0", " ", "x is 42"], ids=["nothing", "zero", "space", "text"])
+@TOOL_OUTPUTS
 def test_tool_output_is_sent_as_given(messages, content):
     message = {"role": "tool", "content": content, "tool_call_id": "call_7"}
     wire = valid(messages).serialize_message(message)
-    assert wire.get("content") == content, (
-        f"content={wire.get('content', '<absent>')!r}, but the tool's output {content!r} should be sent as given "
+    got = wire.get("content", "<absent>")
+    assert content_text(got) == content, (
+        f"content={got!r}, but the tool's output {content!r} should be sent as given, as a string or text parts "
         f"(a tool that returned nothing is answered with '', never null): serialized {message} as {wire}"
+    )
+
+
+TEXTS = {"text": {"role": "assistant", "content": "Done.", "reasoning": None, "tool_calls": []},
+         "beside-calls": BESIDE_CALLS,
+         **{f"tool-output-{k}": {"role": "tool", "content": v, "tool_call_id": "call_7"}
+            for k, v in (("nothing", ""), ("text", "x is 42"))}}
+
+
+@pytest.mark.robust
+@pytest.mark.parametrize("name", TEXTS)
+def test_text_is_sent_as_a_string(messages, name):
+    message = TEXTS[name]
+    wire = valid(messages).serialize_message(message)
+    got = wire.get("content", "<absent>")
+    assert got == message["content"], (
+        f"content={got!r}, but should be the string {message['content']!r}: gateways that read assistant and "
+        f"tool text only as a string blank an array of text parts; serialized {message} as {wire}"
     )
 
 

@@ -11,9 +11,16 @@ The fix normalizes the timestamp before any id is computed.
 Rule: events whose timestamp is zero store and load with every text and tool
 field intact, in their order, also several of them together; storing the same
 events again gives the same block ids and the same loaded timestamps (a value
-derived from the event, never from the clock); and the loaded timestamp is
+derived from the event, never from the clock: the two stores run with the
+clock set years apart, so a clock-based id differs every time, whatever its
+resolution); and the loaded timestamp is
 still older than any real clock reading: zero, or a value from 0 up to (not
 including) 1, so the event keeps its place before every live one.
+
+The clock is set with time-machine, for the adapter's own process: an
+in-process adapter reads the set time from ``time.time``, ``datetime.now``
+and the rest; a bridge keeps its own clock, where a clock-based id shows only
+when its two stores straddle a tick.
 
 Level: wire (a store that loses whole events loses the conversation, on
 every provider).
@@ -23,7 +30,8 @@ response and reasoning although their blocks exist; no error, no log line.
 """
 
 import pytest
-from hypothesis import given
+import time_machine
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
@@ -37,9 +45,18 @@ ZERO = st.sampled_from([0, 0.0])
 zero_events = st.lists(events(timestamps=ZERO), min_size=1, max_size=3)
 # With reasoning every event has at least one block, so there are ids to compare.
 zero_events_with_blocks = st.lists(events(timestamps=ZERO, reasoning=st.text(min_size=1)), min_size=1, max_size=3)
+# Two imported events that never had a clock: a text of every kind and a tool round each.
+IMPORTED = [
+    {"input": "Look x up.", "response": "", "reasoning": "Need the lookup tool.", "tool_calls": [
+        {"id": "call_1", "name": "lookup", "arguments": '{"q":"x"}'}], "tool_results": [
+        {"tool_call_id": "call_1", "content": "x is 42"}], "tools_used": ["lookup"], "timestamp": 0},
+    {"input": "", "response": "x is 42.", "reasoning": "Answer now.", "tool_calls": [], "tool_results": [],
+     "tools_used": [], "timestamp": 0.0},
+]
 
 
 @given(stored=zero_events)
+@example(stored=IMPORTED)
 def test_zero_timestamp_events_load_intact(memory, stored):
     memory = valid(memory)
     loaded = memory.load_blocks(memory.store_blocks(stored))
@@ -60,17 +77,29 @@ def test_zero_timestamp_events_load_intact(memory, stored):
         )
 
 
+# Two instants the clock is set to, years apart: ids or timestamps read from the clock differ between them,
+# whatever its resolution (a second, a minute, a day).
+INSTANTS = (978307200.0, 1950000000.5)
+
+
 @given(stored=zero_events_with_blocks)
+@example(stored=IMPORTED)
 def test_zero_timestamp_ids_are_deterministic(memory, stored):
     memory = valid(memory)
     runs = []
-    for _ in range(2):
-        cold = memory.store_blocks(stored)
-        ids = [block.get("id") for block in cold["blocks"]]
-        runs.append((ids, [event.get("timestamp") for event in memory.load_blocks(cold)]))
+    for instant in INSTANTS:
+        with time_machine.travel(instant, tick=False):
+            cold = memory.store_blocks(stored)
+            loaded = memory.load_blocks(cold)
+        runs.append(([block.get("id") for block in cold["blocks"]], [event.get("timestamp") for event in loaded]))
     (ids, stamps), (ids_again, stamps_again) = runs
-    assert runs[0] == runs[1], (
-        f"storing the same {len(stored)} zero-timestamp event(s) twice gave block ids {ids} loading with "
-        f"timestamps {stamps}, then ids {ids_again} loading with {stamps_again}; both should repeat: the "
-        "timestamp the ids hash must be derived from the event, never read from the clock"
+    assert ids == ids_again, (
+        f"storing the same {len(stored)} zero-timestamp event(s) with the clock at {INSTANTS[0]} gave block ids "
+        f"{ids}, at {INSTANTS[1]} the ids {ids_again}; they should repeat: the timestamp the ids hash must be "
+        "derived from the event, never read from the clock"
+    )
+    assert stamps == stamps_again, (
+        f"the same {len(stored)} zero-timestamp event(s), stored and loaded with the clock at {INSTANTS[0]}, load "
+        f"with the timestamps {stamps}, at {INSTANTS[1]} with {stamps_again}; they should repeat (derived from "
+        "the event, never from the clock)"
     )

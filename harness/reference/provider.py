@@ -18,7 +18,9 @@ Wire rules kept here (each one took a production agent down when broken):
 - With ``tools``, DeepSeek requires earlier assistant turns to carry
   ``reasoning_content``; which turns depends on the rule era. Turns persisted
   before reasoning was stored get ``""`` (by community reports the server
-  checks presence, not content), and a real value is never overwritten.
+  checks presence, not content), and a real value is never overwritten. What
+  DeepSeek gets in ``reasoning_content`` is always a string: a null is dropped,
+  or backfilled where the rule asks for the field.
 - The generic profile never sends ``reasoning_content`` or ``thinking``: strict
   endpoints reject unknown message fields.
 """
@@ -85,7 +87,9 @@ class DeepSeekProfile:
 
     def transform(self, body: dict, options: RequestOptions) -> dict:
         _switch_thinking(body, options)
-        body["messages"] = _carry_reasoning(body["messages"], options.era, bool(body.get("tools")))
+        carried = _carry_reasoning(body["messages"], options.era, bool(body.get("tools")))
+        # The field goes as a string or not at all: a null (an old record's) is no reasoning.
+        body["messages"] = [_without_null_reasoning(m) for m in carried]
         return body
 
 
@@ -150,6 +154,10 @@ def _backfilled(message: dict) -> dict:
     if message.get("reasoning_content") is not None:
         return message  # real reasoning (or an explicit "") is never overwritten
     return {**message, "reasoning_content": ""}
+
+
+def _without_null_reasoning(message: dict) -> dict:
+    return _without_reasoning(message) if message.get("reasoning_content") is None else message
 
 
 def _without_reasoning(message: dict) -> dict:

@@ -10,7 +10,8 @@
   127.0.0.1) with its delivery modes.
 - Hypothesis strategies and builders for streams, request bodies and
   persisted events.
-- The rule checkers the contracts judge with.
+- The rule checkers the contracts judge with (pairing, arguments, the text a
+  ``content`` carries in any of its forms).
 
 The contracts themselves import these from here: what they use is what you get.
 """
@@ -18,7 +19,8 @@ The contracts themselves import these from here: what they use is what you get.
 from harness.contracts.persisted_events import event_lists
 from harness.contracts.persisted_events import events as persisted_events
 from harness.loopback import Delivery, LoopbackProvider
-from harness.reasoning_rules import must_carry, reasoning_violations
+from harness.message_text import content_text
+from harness.reasoning_rules import must_carry, non_string_reasoning, reasoning_violations
 from harness.replay import play, replay
 from harness.request_examples import request_bodies
 from harness.scripted import OverlapProbe, ScriptedModel, ScriptedTool, ScriptExhausted
@@ -37,8 +39,10 @@ __all__ = [
     "ScriptedModel",
     "ScriptedTool",
     "completion_chunks",
+    "content_text",
     "event_lists",
     "must_carry",
+    "non_string_reasoning",
     "pairing_violations",
     "persisted_events",
     "play",

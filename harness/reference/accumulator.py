@@ -38,7 +38,7 @@ class ToolCallAccumulator:
         self._heads: dict[int, _Head] = {}
         # calls whose index a later call took over (new id at the same index)
         self._closed: list[tuple[int, _Head, list[str]]] = []
-        self._last_index: int | None = None  # pragma: no mutate (out of scope: index-less and indexed fragments mixed)
+        self._last_index: int | None = None
 
     def add(self, fragments: Iterable[Mapping[str, Any]]) -> None:
         """Take the ``tool_calls`` list of one chunk's delta."""
@@ -67,7 +67,7 @@ class ToolCallAccumulator:
             return index
         # Without an index the fragment continues the latest call (a new id
         # there opens the next call); the very first one opens call 0.
-        return 0 if self._last_index is None else self._last_index  # pragma: no mutate (out of scope: index-less and indexed fragments mixed)
+        return 0 if self._last_index is None else self._last_index
 
     def _track_head(self, index: int, frag: Mapping[str, Any]) -> None:
         head = self._heads.get(index)

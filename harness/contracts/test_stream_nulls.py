@@ -7,8 +7,8 @@ and other relays do) spells every optional key the server left out as
 ``null``: a chunk's ``error`` and ``usage``, a choice's empty ``delta``, a
 delta's ``content``, ``reasoning_content``, ``role`` and ``tool_calls``, a
 continuation fragment's ``id``, ``type``, ``function.name``, a ``function``
-with nothing in it, ``arguments`` on an opening fragment, a continuation's
-``index``. A client that takes ``"error": null`` for an error, iterates a
+with nothing in it, ``arguments`` with nothing in them (opening fragment or
+continuation), a continuation's ``index``. A client that takes ``"error": null`` for an error, iterates a
 null ``tool_calls``, or reads ``function.name: null`` as a new call loses the
 reply or splits one call in two.
 
@@ -107,8 +107,10 @@ def _with_nulls(chunks: list[dict], kinds: frozenset[str]) -> list[dict]:
                         function["name"] = None
                     if "index" in kinds and index == previous:
                         fragment["index"] = None
-                    if "function" in kinds and function.get("arguments") == "" and function.get("name") is None:
+                    if "function" in kinds and function.get("arguments") == "":
                         fragment["function"] = None
+                    elif "arguments" in kinds and function.get("arguments") == "":
+                        function["arguments"] = None
                 elif "arguments" in kinds and function.get("arguments") == "":
                     function["arguments"] = None
                 previous = index

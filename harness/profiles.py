@@ -7,6 +7,8 @@ same examples run every time. ``nightly`` explores with twenty times the
 examples and a fresh seed that the plugin prints, so any failure can be
 replayed with ``--hypothesis-seed``. ``dev`` is the everyday default. None
 keeps an example database: a run writes nothing into the folder it runs in.
+Every profile reports each distinct failure (one per assertion site), so one
+broken part of a rule never hides another.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ CI_EXAMPLES = 50
 PROFILES: dict[str, dict] = {
     "ci": {
         "derandomize": True,
+        "report_multiple_bugs": True,
         "max_examples": CI_EXAMPLES,
         "database": None,
         "deadline": None,
@@ -28,13 +31,14 @@ PROFILES: dict[str, dict] = {
         "phases": [Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
     },
     "nightly": {
+        "report_multiple_bugs": True,
         "max_examples": CI_EXAMPLES * 20,
         "database": None,
         "deadline": None,
         "print_blob": True,
         "suppress_health_check": [HealthCheck.too_slow],
     },
-    "dev": {"max_examples": 100, "deadline": None, "database": None},
+    "dev": {"report_multiple_bugs": True, "max_examples": 100, "deadline": None, "database": None},
 }
 
 DEFAULT_PROFILE = "dev"

@@ -16,7 +16,8 @@ call" and lost object arguments.
 
 Rule: a fragment without ``index`` continues the latest call, whatever index
 that call had, and a new ``id`` opens the next one (the first fragment opens
-the first call); a new ``id`` at an index already taken opens the next call
+the first call, call 0: numbered calls after it are read by their index,
+and a new ``id`` at index 0 comes after it); a new ``id`` at an index already taken opens the next call
 too, and calls sharing an index keep the order they arrived in; calls numbered from 1, or with gaps in their numbering, are read like
 calls numbered from 0, and come out in the order of their index; a call that
 never streams ``arguments`` has ``""``; ``arguments`` sent as an object come
@@ -97,6 +98,28 @@ def test_index_less_pieces_continue_a_call_opened_at_index_1(stream):
     ]
     expected = [("call_s", "search", '{"q":"oslo"}')]
     _check(stream, fragments, expected, "a call opened at index 1 continued by index-less pieces")
+
+
+# A first call sent without index is call 0; numbered calls after it are read by their index as usual.
+INDEX_LESS_FIRST = {
+    "then-index-1": (
+        [{"id": "call_u", "type": "function", "function": {"name": "read", "arguments": '{"path":'}},
+         {"function": {"arguments": '"u"}'}},
+         {"index": 1, "id": "call_v", "type": "function", "function": {"name": "read", "arguments": '{"path":"v"}'}}],
+        [("call_u", "read", '{"path":"u"}'), ("call_v", "read", '{"path":"v"}')],
+    ),
+    "then-a-new-id-at-index-0": (
+        [{"id": "call_u", "type": "function", "function": {"name": "read", "arguments": '{"path":"u"}'}},
+         {"index": 0, "id": "call_w", "type": "function", "function": {"name": "read", "arguments": '{"path":"w"}'}}],
+        [("call_u", "read", '{"path":"u"}'), ("call_w", "read", '{"path":"w"}')],
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", INDEX_LESS_FIRST)
+def test_an_index_less_first_call_is_call_zero(stream, shape):
+    fragments, expected = INDEX_LESS_FIRST[shape]
+    _check(stream, fragments, expected, f"a first call without index, {shape.replace('-', ' ')},")
 
 
 def test_calls_numbered_from_one(stream):

@@ -13,7 +13,15 @@ Rule: each of these bodies parses to exactly what the same events written
 plainly parse to: with a byte order mark before the first event; with each
 event's JSON spread over several ``data:`` lines; with ``event:``, ``id:``,
 ``retry:`` and unknown fields and comments around the data;
-with lone ``\\r`` line ends. Bytes that are not UTF-8 inside an event
+with lone ``\\r`` line ends. The field grammar as a whole
+(``test_the_sse_field_grammar_is_read_as_the_rules_say``), in any
+combination: a line without a colon is a field named by the whole line, with
+an empty value (``data`` alone adds an empty line to the data); one space
+after the colon is removed, only one; ``event``, ``id``, ``retry`` and
+unknown fields are not data; comment lines inside an event; LF, CRLF and CR
+line ends, mixed from one event to the next; an event is dispatched only at
+its blank line. The content, reasoning, calls, finish reason and usage are
+each their own check. Bytes that are not UTF-8 inside an event
 either make the parse refuse the body (an error raised on purpose, not a
 crash) or read as U+FFFD as the SSE decoding does; never dropped silently,
 and the same body with valid UTF-8 parses.
@@ -31,7 +39,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.contracts.calls import refusal, valid
@@ -104,6 +112,85 @@ def test_sse_variants_parse_like_the_plain_body(stream, variant):
     got = valid(stream).parse_stream(body)
     assert got == expected, f"{variant}: parsed {got}, but the plain body of the same events gives {expected}; " \
         f"stream: {shown(body)}"
+
+
+# The WHATWG field grammar, one feature each; a drawn set of them applies to every event of a body.
+FEATURES = {
+    "multi-line": "the JSON over several data lines",
+    "no-space": "data:{...}",
+    "two-spaces": "data:  {...} (one space removed, the other is JSON whitespace)",
+    "empty-data-line": "a line 'data' without a colon: an empty line of data",
+    "comments": "comment lines inside the event",
+    "fields": "event, id and retry fields beside the data",
+    "fields-without-colon": "lines 'event', 'id', 'retry' (fields with empty values)",
+    "unknown-fields": "unknown fields, with and without a colon",
+}
+ENDS = ("\n", "\r\n", "\r")
+
+
+def _grammar_event(text: str, features: frozenset[str], done: bool) -> list[str]:
+    prefix = "data:" if "no-space" in features else "data:  " if "two-spaces" in features and not done else "data: "
+    values = [text] if done or "multi-line" not in features else json.dumps(
+        json.loads(text), ensure_ascii=False, indent=1).splitlines()
+    lines = [f"{prefix}{value}" for value in values]
+    if "empty-data-line" in features and not done:
+        # After the first line, where a newline is JSON whitespace ("[DONE]" must stay the whole data).
+        lines.insert(1, "data")
+    if "comments" in features:
+        lines = [": trace 1", *lines[:1], ":", *lines[1:], ": end"]
+    if "fields" in features:
+        lines = ["event: completion", "id: 7", *lines, "retry: 3000"]
+    if "fields-without-colon" in features:
+        lines = ["event", *lines, "id", "retry"]
+    if "unknown-fields" in features:
+        lines = ["x-trace: a1b2", *lines, "foo"]
+    return lines
+
+
+def _grammar_body(chunks: list[dict], features: frozenset[str], end: str, mixed: bool) -> bytes:
+    """Each event in the drawn grammar; ``mixed`` gives event k the line end after ``end`` k times."""
+    out = []
+    texts = [json.dumps(c, ensure_ascii=False) for c in chunks] + ["[DONE]"]
+    for k, text in enumerate(texts):
+        line_end = ENDS[(ENDS.index(end) + k) % len(ENDS)] if mixed else end
+        out.append(line_end.join([*_grammar_event(text, features, text == "[DONE]"), "", ""]))
+    return "".join(out).encode()
+
+
+def _pinned(test):
+    """Each feature alone (so none hides another), and lines ended by CR and mixed line ends."""
+    for feature in FEATURES:
+        test = example(features=frozenset({feature}), end="\n", mixed=False)(test)
+    test = example(features=frozenset({"multi-line", "comments"}), end="\r", mixed=False)(test)
+    return example(features=frozenset({"multi-line", "fields"}), end="\n", mixed=True)(test)
+
+
+# Not drawn here: blank lines that close no data and keep-alive events (test_sse_framing.py has them),
+# and a byte order mark (VARIANTS above); each is its own check.
+@_pinned
+@given(features=st.frozensets(st.sampled_from(sorted(FEATURES))), end=st.sampled_from(ENDS), mixed=st.booleans())
+def test_the_sse_field_grammar_is_read_as_the_rules_say(stream, features, end, mixed):
+    expected = _plain(stream)
+    body = _grammar_body(CHUNKS, features, end, mixed)
+    got = valid(stream).parse_stream(body)
+    where = f"grammar {[FEATURES[f] for f in sorted(features)]}, line ends {end!r}{' mixed' * mixed}; " \
+        f"stream: {shown(body)}"
+    assert got.get("content") == expected.get("content"), (
+        f"content={got.get('content')!r}, but the plain body gives {expected.get('content')!r}; {where}"
+    )
+    assert got.get("reasoning") == expected.get("reasoning"), (
+        f"reasoning={got.get('reasoning')!r}, but the plain body gives {expected.get('reasoning')!r}; {where}"
+    )
+    assert got.get("tool_calls") == expected.get("tool_calls"), (
+        f"tool_calls={got.get('tool_calls')!r}, but the plain body gives {expected.get('tool_calls')!r}; {where}"
+    )
+    assert got.get("finish_reason") == expected.get("finish_reason"), (
+        f"finish_reason={got.get('finish_reason')!r}, but the plain body gives "
+        f"{expected.get('finish_reason')!r}; {where}"
+    )
+    assert got.get("usage") == expected.get("usage"), (
+        f"usage={got.get('usage')!r}, but the plain body gives {expected.get('usage')!r}; {where}"
+    )
 
 
 # Bytes that are not UTF-8, as a broken proxy or a Latin-1 backend writes them.

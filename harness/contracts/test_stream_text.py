@@ -15,8 +15,12 @@ joined in arrival order and byte for byte (whitespace-only pieces, newlines,
 non-ASCII text and text such as ``[DONE]`` or ``data:`` included: only an
 event whose whole data is ``[DONE]`` ends the stream; ``null`` and ``""`` pieces add nothing), also
 when the same delta carries reasoning or tool calls; ``reasoning`` is built
-the same way from the ``reasoning_content`` pieces, and the two never mix.
-A stream with no text has ``""`` for both.
+the same way from the ``reasoning_content`` pieces, and the two never mix;
+the calls streamed in the same deltas as the text are all there, with their
+arguments. A stream with no text has ``""`` for both. Each part is its own
+check (text wrong, reasoning dropped, reasoning altered, content mixed with
+reasoning, a call missing, a call's arguments wrong), so one broken part
+never hides another.
 
 Level: per test. ``test_content_is_every_piece_in_order``: wire (the
 format's ``content`` deltas). ``test_reasoning_is_every_piece_in_order``:
@@ -35,7 +39,7 @@ from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
 from harness.stream_examples import ENVELOPE, envelopes, shown
-from harness.testing import completion_chunks, sse
+from harness.testing import completion_chunks, same_arguments, sse
 
 # Pieces as models stream them: words, lone spaces and newlines, empty strings, any unicode, and text
 # that looks like the framing around it (a model explaining SSE writes "[DONE]" and "data:").
@@ -49,7 +53,12 @@ _FIELDS = ("content", "reasoning_content")
 
 @st.composite
 def _text_deltas(draw) -> list[dict]:
-    """Deltas carrying content, reasoning, both, or neither (null), in any mix and order."""
+    """Deltas carrying content, reasoning, both, or neither (null), in any mix and order.
+
+    Some of them also carry a whole tool call in the same delta (each call one
+    fragment, at the next index), as models that talk while they call tools
+    send them.
+    """
     deltas = []
     for _ in range(draw(st.integers(0, 10))):
         delta = {}
@@ -63,30 +72,44 @@ def _text_deltas(draw) -> list[dict]:
     if draw(st.booleans()):
         # DeepSeek's opening delta: role, content null, an empty reasoning piece.
         deltas.insert(0, {"content": None, "reasoning_content": ""})
+    if deltas:
+        for k in sorted(set(draw(st.lists(st.integers(0, len(deltas) - 1), max_size=3)))):
+            deltas[k] = {**deltas[k], "tool_calls": [_call(len(_calls(deltas)))]}
     if draw(st.booleans()):
-        deltas.append({"content": None, "tool_calls": [
-            {"index": 0, "id": "call_t", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]})
+        deltas.append({"content": None, "tool_calls": [_call(len(_calls(deltas)))]})
     return deltas
+
+
+def _call(index: int) -> dict:
+    arguments = f'{{"q":"item {index}"}}'
+    return {"index": index, "id": f"call_t{index}", "type": "function",
+            "function": {"name": "lookup", "arguments": arguments}}
+
+
+def _calls(deltas: list[dict]) -> list[dict]:
+    return [fragment for d in deltas for fragment in d.get("tool_calls") or []]
 
 
 def _joined(deltas: list[dict], key: str) -> str:
     return "".join(d.get(key) or "" for d in deltas)
 
 
-def _check(stream, deltas: list[dict], envelope, key: str, field: str) -> None:
+def _parsed(stream, deltas: list[dict], envelope) -> tuple[dict, str]:
     body = sse(completion_chunks(deltas, "stop", envelope=envelope))
-    got = valid(stream).parse_stream(body)
-    want = _joined(deltas, key)
-    assert got.get(field) == want, (
-        f"{field}={shown(got.get(field), 500)}, but the stream's {key} pieces "
-        f"{[d.get(key) for d in deltas if key in d]!r} joined in order are {want!r}; stream: {shown(body)}"
+    return valid(stream).parse_stream(body), f"stream: {shown(body)}"
+
+
+def _check_calls(got: dict, deltas: list[dict], where: str) -> None:
+    by_id = {c.get("id"): c for c in got.get("tool_calls") or []}
+    sent = _calls(deltas)
+    missing = [f["id"] for f in sent if f["id"] not in by_id]
+    assert not missing, (
+        f"calls {missing!r} are missing (parsed ids {list(by_id)!r}), but every call streamed beside the text "
+        f"should be there; {where}"
     )
-    if field == "reasoning":
-        # Reasoning folded into the answer would pass the wire test above; here it must stay apart.
-        assert got.get("content") == _joined(deltas, "content"), (
-            f"content={shown(got.get('content'), 500)}, but should be {_joined(deltas, 'content')!r}: content and "
-            f"reasoning are built from their own pieces only; stream: {shown(body)}"
-        )
+    wrong = [(f["id"], by_id[f["id"]].get("arguments")) for f in sent
+             if not same_arguments(by_id[f["id"]].get("arguments"), f["function"]["arguments"])]
+    assert not wrong, f"calls with wrong arguments (id, got): {wrong!r}, but each has its own; {where}"
 
 
 DEEPSEEK_ROUND = [
@@ -103,15 +126,53 @@ DEEPSEEK_ROUND = [
 ]
 
 
+# Pinned for the derandomized gate, one shape each (Hypothesis runs every explicit example, then
+# stops; an example holding two shapes shows only the first that fails): text and calls in the same
+# delta; reasoning and content in the same delta, reasoning that is not ASCII.
+TEXT_BESIDE_CALLS = [
+    {"content": "Looking ", "reasoning_content": "two lookups", "tool_calls": [_call(0)]},
+    {"content": "both up.", "tool_calls": [_call(1)]},
+]
+REASONING_BESIDE_CONTENT = [
+    {"content": None, "reasoning_content": "Zwei Städte: "},
+    {"content": "Zürich ", "reasoning_content": "Zürich und Genf."},
+    {"content": "und Genf.", "reasoning_content": " 思考"},
+]
+
+
 @pytest.mark.wire
 @given(deltas=_text_deltas(), envelope=envelopes)
 @example(deltas=DEEPSEEK_ROUND, envelope=ENVELOPE)
+@example(deltas=TEXT_BESIDE_CALLS, envelope=ENVELOPE)
+@example(deltas=REASONING_BESIDE_CONTENT, envelope=ENVELOPE)
 def test_content_is_every_piece_in_order(stream, deltas, envelope):
-    _check(stream, deltas, envelope, "content", "content")
+    got, where = _parsed(stream, deltas, envelope)
+    want = _joined(deltas, "content")
+    assert got.get("content") == want, (
+        f"content={shown(got.get('content'), 500)}, but the stream's content pieces "
+        f"{[d.get('content') for d in deltas if 'content' in d]!r} joined in order are {want!r}; {where}"
+    )
+    _check_calls(got, deltas, where)
 
 
 @pytest.mark.provider
 @given(deltas=_text_deltas(), envelope=envelopes)
 @example(deltas=DEEPSEEK_ROUND, envelope=ENVELOPE)
+@example(deltas=TEXT_BESIDE_CALLS, envelope=ENVELOPE)
+@example(deltas=REASONING_BESIDE_CONTENT, envelope=ENVELOPE)
 def test_reasoning_is_every_piece_in_order(stream, deltas, envelope):
-    _check(stream, deltas, envelope, "reasoning_content", "reasoning")
+    got, where = _parsed(stream, deltas, envelope)
+    want, reasoning = _joined(deltas, "reasoning_content"), got.get("reasoning")
+    pieces = [d.get("reasoning_content") for d in deltas if "reasoning_content" in d]
+    assert reasoning or not want, f"reasoning={reasoning!r}, but the stream's reasoning pieces {pieces!r} " \
+        f"joined in order are {want!r}: the reasoning was dropped; {where}"
+    assert not reasoning or reasoning == want, (
+        f"reasoning={shown(reasoning, 500)}, but the stream's reasoning pieces {pieces!r} joined in order are "
+        f"{want!r}: the reasoning was altered; {where}"
+    )
+    # Reasoning folded into the answer would pass the wire test; here the two must stay apart.
+    assert got.get("content") == _joined(deltas, "content"), (
+        f"content={shown(got.get('content'), 500)}, but should be {_joined(deltas, 'content')!r}: content and "
+        f"reasoning are built from their own pieces only; {where}"
+    )
+    _check_calls(got, deltas, where)

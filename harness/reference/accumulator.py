@@ -38,7 +38,7 @@ class ToolCallAccumulator:
         self._heads: dict[int, _Head] = {}
         # calls whose index a later call took over (new id at the same index)
         self._closed: list[tuple[int, _Head, list[str]]] = []
-        self._last_index: int | None = None  # pragma: no mutate (out of scope: index-less and indexed fragments mixed)
+        self._last_index: int | None = None
 
     def add(self, fragments: Iterable[Mapping[str, Any]]) -> None:
         """Take the ``tool_calls`` list of one chunk's delta."""

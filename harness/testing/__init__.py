@@ -21,7 +21,7 @@ from harness.loopback import Delivery, LoopbackProvider
 from harness.reasoning_rules import must_carry, reasoning_violations
 from harness.replay import play, replay
 from harness.request_examples import request_bodies
-from harness.scripted import OverlapProbe, ScriptedModel, ScriptedTool, ScriptExhausted
+from harness.scripted import HangGuardExpired, OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool, ScriptExhausted
 from harness.stream_examples import Envelope, Framing, completion_chunks, sse, usage_chunk
 from harness.testing.contracts import AdapterContracts
 from harness.wire_rules import pairing_violations, same_arguments
@@ -31,8 +31,10 @@ __all__ = [
     "Delivery",
     "Envelope",
     "Framing",
+    "HangGuardExpired",
     "LoopbackProvider",
     "OverlapProbe",
+    "Rendezvous",
     "ScriptExhausted",
     "ScriptedModel",
     "ScriptedTool",

@@ -66,18 +66,25 @@ class ScriptedModel:
 
 
 def _changes(before, after, where: str) -> list[str]:
+    """What became of ``before`` (a request as it arrived) in ``after`` (the same object now), path by path."""
     if type(before) is not type(after):
         return [f"{where} was {_shown(before)}, now {_shown(after)}"]
     if isinstance(before, dict):
-        return [change for key in sorted(set(before) | set(after), key=str) for change in (
-            [f"{where}[{key!r}] was added: {_shown(after[key])}"] if key not in before else
-            [f"{where}[{key!r}] was removed (it was {_shown(before[key])})"] if key not in after else
-            _changes(before[key], after[key], f"{where}[{key!r}]"))]
+        changes = []
+        for key in sorted(set(before) | set(after), key=str):
+            if key not in before:
+                changes.append(f"{where}[{key!r}] was added: {_shown(after[key])}")
+            elif key not in after:
+                changes.append(f"{where}[{key!r}] was removed (it was {_shown(before[key])})")
+            else:
+                changes += _changes(before[key], after[key], f"{where}[{key!r}]")
+        return changes
     if isinstance(before, list):
-        common = [c for n, (b, a) in enumerate(zip(before, after)) for c in _changes(b, a, f"{where}[{n}]")]
-        grown = [f"{where}[{n}] was appended: {_shown(item)}" for n, item in enumerate(after[len(before):], len(before))]
-        cut = [f"{where} lost its entries from [{len(after)}] on: {_shown(before[len(after):])}"] if len(after) < len(before) else []
-        return common + grown + cut
+        changes = [c for n, (b, a) in enumerate(zip(before, after)) for c in _changes(b, a, f"{where}[{n}]")]
+        changes += [f"{where}[{n}] was appended: {_shown(item)}" for n, item in enumerate(after[len(before):], len(before))]
+        if len(after) < len(before):
+            changes.append(f"{where} lost its entries from [{len(after)}] on: {_shown(before[len(after):])}")
+        return changes
     return [] if before == after else [f"{where} was {_shown(before)}, now {_shown(after)}"]
 
 

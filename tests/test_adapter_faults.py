@@ -5,7 +5,6 @@ import re
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -15,27 +14,25 @@ ENV = {**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHO
 
 
 def test_an_in_process_adapter_that_hangs_errors_each_contract_and_the_run_goes_on():
-    started = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "-m", "harness", "check", "--hypothesis-profile", "ci", "--adapter-timeout", "1",
          "--adapter", "sample_adapters:hangs_in_parse", "-k", "index_accumulation or framing"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV,
     )
-    first_result_at = None
+    running_at_first_result = None
     lines = []
     for line in proc.stdout:  # to a pipe, results arrive while the run goes on
         lines.append(line)
-        if first_result_at is None and "::" in line:
-            first_result_at = time.monotonic()
-    proc.wait(timeout=300)
-    ended = time.monotonic()
+        if running_at_first_result is None and "::" in line:
+            # Each of the five or more contracts still to come hangs for its 1 s limit first.
+            running_at_first_result = proc.poll() is None
+    proc.wait(timeout=300)  # the hang guard: a hung run fails here
     out = "".join(lines)
     assert proc.returncode == 1, out
     errors = [line for line in lines if line.strip().startswith("ERROR")]
     assert len(errors) >= 5, out
     assert "parse_stream(b'data: " in out and "did not return within 1 s (--adapter-timeout)" in out, out
-    assert first_result_at is not None and ended - first_result_at > 1, "results should arrive before the run ends"
-    assert ended - started < 120, f"the run took {ended - started:.0f} s"
+    assert running_at_first_result, "results should arrive while the run goes on, not when it ends"
 
 
 @pytest.mark.parametrize("adapter", ["returns_none", "returns_string", "returns_list", "returns_wrong_field"])

@@ -8,7 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -71,7 +71,6 @@ def test_crash_is_an_error_and_errors_are_counted_apart_from_failures():
 
 
 def test_hang_is_an_error_after_the_timeout_with_the_adapters_stderr():
-    started = time.monotonic()
     run = _pytest_contract("test_sse_index_accumulation.py", "--adapter-cmd", _bridge("hang.py"),
                            "--adapter-timeout", "1")
     out = run.stdout
@@ -80,7 +79,6 @@ def test_hang_is_an_error_after_the_timeout_with_the_adapters_stderr():
     assert "Captured stderr adapter" in out and "waiting for a lock that is never released" in out, out
     assert re.search(r"^ERROR .*test_twelve_parallel_calls_of_the_incident", out, re.M), out
     assert re.search(r"4 passed, 1 error", out), out
-    assert time.monotonic() - started < 120
 
 
 def test_garbage_on_stdout_is_an_error_quoting_the_line():
@@ -146,11 +144,12 @@ def test_a_callback_the_request_does_not_serve_is_a_fault(echo):
 
 
 def test_an_adapter_that_stops_reading_never_blocks_the_harness():
-    process = AdapterProcess(f"{PYTHON} -c 'import time; time.sleep(60)'")
+    process = AdapterProcess(f"{PYTHON} -c 'import time; time.sleep(600)'")
     try:
-        started = time.monotonic()
-        process.send(b"x" * 4_000_000 + b"\n")  # far more than a pipe holds
-        assert time.monotonic() - started < 1
+        sender = threading.Thread(target=process.send, args=(b"x" * 4_000_000 + b"\n",), daemon=True)
+        sender.start()  # far more than a pipe holds
+        sender.join(timeout=60)  # a hang guard only: a send that waits for the reader never returns
+        assert not sender.is_alive(), "sending to an adapter that stops reading blocked the harness"
     finally:
         process.kill()
     assert process.exit_code() is not None

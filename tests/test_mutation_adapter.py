@@ -151,14 +151,12 @@ def test_a_hung_baseline_says_it_ran_past_its_own_budget(tmp_path):
     root = _git_project(tmp_path / "hung", edit=_hang_at_serialize)
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    started = time.monotonic()
     proc = _harness(["mutate", "--adapter", SPEC, "--config", str(root / "mutants.toml"), "--jobs", "1",
                      "--timeout", "1", "--baseline-timeout", "4"], scratch)
     output, _ = proc.communicate(timeout=300)
     assert proc.returncode == exit_codes.TIMEOUT, output
     assert "baseline ran past its budget of 4s (--baseline-timeout)" in output, output
     assert "baseline is red" not in output, output
-    assert time.monotonic() - started < 120
     assert not _processes_under(scratch) and not _leftovers(scratch), output
 
 

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
-from pathlib import Path
 
 import pytest
+import vercel_sdk
 
 from harness.bridge import load_bridge
 
-REPO = Path(__file__).resolve().parent.parent
-EXAMPLE = REPO / "examples" / "vercel-ai-adapter"
-INSTALL = "npm ci --prefix examples/vercel-ai-adapter"
+EXAMPLE = vercel_sdk.EXAMPLE
 
 ENVELOPE = {"id": "chatcmpl-9xq", "object": "chat.completion.chunk", "created": 1767225600, "model": "gpt-4.1-mini"}
 USAGE = {
@@ -59,22 +56,9 @@ CHUNKS = [
 BODY = "".join(f"data: {json.dumps(c)}\n\n" for c in CHUNKS).encode() + b"data: [DONE]\n\n"
 
 
-def _missing() -> str | None:
-    """Why the example cannot run here, or None."""
-    if shutil.which("node") is None:
-        return "node is not installed: the Vercel AI SDK example needs Node.js 20 or newer"
-    for package in ("ai", "@ai-sdk/openai-compatible"):
-        if not (EXAMPLE / "node_modules" / package / "package.json").is_file():
-            return (
-                f"examples/vercel-ai-adapter/node_modules has no {package}: run `{INSTALL}` "
-                "(from the repository root) to install the example's pinned packages"
-            )
-    return None
-
-
 @pytest.fixture(scope="module")
 def bridge():
-    missing = _missing()
+    missing = vercel_sdk.missing()
     if missing is not None:
         yield missing
         return

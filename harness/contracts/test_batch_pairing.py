@@ -7,8 +7,10 @@ test on them stayed green; the event written to disk held more results than
 calls, the next request rendered tool messages with no matching call, and
 every provider refused the conversation for good. The first regression test
 went down the serial path (its tools were not parallel-safe) and never reached
-the bug: this contract proves which path it took with timings the scripted
-tools record themselves, and fails when that evidence is missing.
+the bug: this contract proves which path it took with what the scripted tools
+count themselves (on the batch path all three calls are held until they are
+inside at once, on the serial path never more than one is), and fails when
+that evidence is missing.
 
 Rule: for each persisted round, the ids of ``tool_calls`` and of
 ``tool_results`` are the same set, each result has its call and each call its
@@ -28,7 +30,7 @@ import json
 import pytest
 
 from harness.contracts.calls import valid
-from harness.testing import OverlapProbe, ScriptedModel, ScriptedTool, pairing_violations
+from harness.testing import OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool, pairing_violations
 
 pytestmark = pytest.mark.wire
 
@@ -39,8 +41,14 @@ CALLS = [
 ]
 
 
+# The batch: all three calls must be inside at once before any may finish. The same calls to tools that are not
+# parallel-safe are held only when the kernel runs them on a pool, so running them at once always shows.
+BATCH = Rendezvous(tuple(c["arguments"] for c in CALLS))
+POOLED = Rendezvous(BATCH.calls, pooled_only=True)
+
+
 def _run(kernel, parallel_safe: bool):
-    probe = OverlapProbe(parties=len(CALLS) if parallel_safe else 0)
+    probe = OverlapProbe(BATCH if parallel_safe else POOLED)
     tools = [ScriptedTool(name, parallel_safe=parallel_safe, probe=probe) for name in ("read_file", "list_dir")]
     model = ScriptedModel(
         [
@@ -82,8 +90,9 @@ def _check_pairing(kernel, events):
 def test_batch_path_pairs_calls_and_results(kernel):
     kernel = valid(kernel)
     events, probe = _run(kernel, parallel_safe=True)
-    assert probe.max_in_flight >= 2, (
-        f"the parallel-safe tools never overlapped (at most {probe.max_in_flight} in flight): the kernel "
+    shortfall = probe.never_all_inside(BATCH)
+    assert shortfall is None, (
+        f"the parallel-safe calls {[c['id'] for c in CALLS]} should all run at once, but {shortfall}: the kernel "
         "did not take its concurrent batch path, so this contract did not reach the code it guards"
     )
     _check_pairing(kernel, events)

@@ -23,9 +23,12 @@ Rule: in a turn of several tool rounds and a final answer,
   does not offer (the turn goes on: that call is answered with an error text
   the model can read, and nothing runs); a tool that returns nothing is
   answered with ``""``;
-- a tool that is not parallel-safe never runs while another tool runs;
+- a tool that is not parallel-safe never runs while another tool runs
+  (counted by the scripted tools' probe, never by timings; a kernel that fans
+  the mixed round out on a pool is held until the two are inside together);
   every offered tool runs once per call;
-- each round is persisted in order: its calls in the model's order, each
+- each round is persisted in order (the script makes the first round's calls
+  finish last first, so the order they complete in is never the model's): its calls in the model's order, each
   result under its call id in the same order, ``tools_used`` naming each tool
   that ran in that round once, and no other, ``input`` the question on the first round and ``""`` after,
   and a ``timestamp`` in Unix seconds read from the clock while the turn ran,
@@ -54,7 +57,9 @@ from harness.contracts.turns import (
     ROUND_1,
     ROUND_2,
     ROUNDS,
+    UNSAFE,
     expected_output,
+    unsafe_overlaps,
 )
 from harness.contracts.turns import tools as untidy_tools
 from harness.testing import ScriptedModel, pairing_violations
@@ -79,6 +84,7 @@ def _turn(kernel):
     started = time.time()
     events = valid(kernel).run_turn(QUESTION, model, tools)["events"]
     finished = time.time()
+    given[0].probe.raise_if_stalled()
     assert tools == given and all(a is b for a, b in zip(tools, given)), (
         f"the tools list given to run_turn became {[t.name for t in tools]}, but should be left as it was: "
         f"{[t.name for t in given]}"
@@ -146,16 +152,11 @@ def test_tools_run_once_per_call_and_unsafe_ones_alone(kernel):
     want = {name: sorted(c["arguments"] for c in ROUND_1 + ROUND_2 if c["name"] == name) for name in OFFERED}
     ran = {tool.name: sorted(run.arguments for run in tool.runs) for tool in tools}
     assert ran == want, f"the tools ran with {ran}, but should have run once per call: {want}"
-    runs = [(tool.name, tool.parallel_safe, run) for tool in tools for run in tool.runs]
-    for name, safe, run in runs:
-        if safe:
-            continue
-        overlapping = [other for other, _, r in runs if r is not run and r.started < run.finished and
-                       run.started < r.finished]
-        assert not overlapping, (
-            f"{name}, which is not parallel-safe, ran while {overlapping} ran too; a tool that is not parallel-safe "
-            "must run alone"
-        )
+    overlaps = unsafe_overlaps(tools[0].probe)
+    assert not overlaps, (
+        f"a tool that is not parallel-safe ({sorted(UNSAFE)}) ran beside another: {overlaps}; it must run alone "
+        f"(round 2 asked for {[c['name'] for c in ROUND_2]})"
+    )
 
 
 def test_each_round_is_persisted_in_order_at_its_time(kernel):

@@ -1,29 +1,24 @@
 """An untidy scripted turn the kernel contracts share: text beside calls, mixed tools, an unknown tool, rounds in a row.
 
-Round 1: text beside three calls of a parallel-safe tool that finish in reverse
-order. Round 2: a parallel-safe tool, a tool the turn does not offer, a tool
-that is not parallel-safe (it and the first take a moment, so run together
-they would overlap) and a tool that returns nothing. Round 3: the answer.
-Each round has its own reasoning, or none.
+Round 1: text beside three calls of a parallel-safe tool, which the script
+lets finish in reverse order (each waits until all three are inside, then for
+the ones after it to finish): a kernel that records results as they complete
+gets them backwards, on any machine. Round 2: a parallel-safe tool, a tool the
+turn does not offer, a tool that is not parallel-safe and a tool that returns
+nothing; a kernel that fans this round out on a pool is held until the
+parallel-safe read and the unsafe write are inside together, so running them
+side by side always shows. Round 3: the answer. Each round has its own
+reasoning, or none.
 """
 
 from __future__ import annotations
 
 import json
-import time
 
-from harness.testing import OverlapProbe, ScriptedTool
+from harness.testing import OverlapProbe, Rendezvous, ScriptedTool
 
 QUESTION = "Compare a.txt with b.txt, then list the folder."
 ANSWER = "They differ in line 3; the folder holds 4 files."
-
-
-class PacedTool(ScriptedTool):
-    """A scripted tool whose run takes the seconds its arguments name in ``"pause"``: later calls finish first."""
-
-    def result_for(self, arguments: str) -> str:
-        time.sleep(json.loads(arguments or "{}").get("pause", 0))
-        return super().result_for(arguments)
 
 
 class SilentTool(ScriptedTool):
@@ -37,12 +32,12 @@ def _call(cid: str, name: str, **arguments) -> dict:
     return {"id": cid, "name": name, "arguments": json.dumps(arguments, separators=(",", ":"))}
 
 
-ROUND_1 = [_call("call_r1_a", "read_file", path="a.txt", pause=0.06),
-           _call("call_r1_b", "read_file", path="b.txt", pause=0.03),
-           _call("call_r1_c", "read_file", path="c.txt", pause=0.0)]
-ROUND_2 = [_call("call_r2_r", "read_file", path="d.txt", pause=0.02),
+ROUND_1 = [_call("call_r1_a", "read_file", path="a.txt"),
+           _call("call_r1_b", "read_file", path="b.txt"),
+           _call("call_r1_c", "read_file", path="c.txt")]
+ROUND_2 = [_call("call_r2_r", "read_file", path="d.txt"),
            _call("call_r2_x", "delete_everything", confirm=True),
-           _call("call_r2_w", "write_note", text="diff at 3", pause=0.02),
+           _call("call_r2_w", "write_note", text="diff at 3"),
            _call("call_r2_s", "touch", path="e.txt")]
 ROUNDS = [
     {"content": "Let me read all three files.", "reasoning": "Read first.", "tool_calls": ROUND_1,
@@ -51,13 +46,19 @@ ROUNDS = [
     {"content": ANSWER, "reasoning": "All four files are in.", "finish_reason": "stop"},
 ]
 OFFERED = {"read_file", "write_note", "touch"}
+UNSAFE = {"write_note"}
+
+# Round 1 finishes last call first; round 2 is held only when the kernel runs it on a pool.
+BATCH = Rendezvous(tuple(c["arguments"] for c in ROUND_1),
+                   finish_order=tuple(c["arguments"] for c in reversed(ROUND_1)))
+MIXED = Rendezvous((ROUND_2[0]["arguments"], ROUND_2[2]["arguments"]), pooled_only=True)
 
 
 def tools() -> list[ScriptedTool]:
-    """Fresh tools for one turn, sharing one overlap probe."""
-    probe = OverlapProbe()
-    return [PacedTool("read_file", parallel_safe=True, probe=probe),
-            PacedTool("write_note", parallel_safe=False, probe=probe),
+    """Fresh tools for one turn, sharing one overlap probe (``tools()[0].probe``)."""
+    probe = OverlapProbe(BATCH, MIXED)
+    return [ScriptedTool("read_file", parallel_safe=True, probe=probe),
+            ScriptedTool("write_note", parallel_safe=False, probe=probe),
             SilentTool("touch", parallel_safe=True, probe=probe)]
 
 
@@ -66,3 +67,9 @@ def expected_output(call: dict) -> str | None:
     if call["name"] not in OFFERED:
         return None
     return "" if call["name"] == "touch" else f"{call['name']} -> {call['arguments']}"
+
+
+def unsafe_overlaps(probe: OverlapProbe) -> list[str]:
+    """Each moment a tool that is not parallel-safe was inside beside another run (exact, from the probe)."""
+    return [f"{run} entered while {list(inside)} ran" for run, inside in probe.overlaps
+            if any(r.split("(", 1)[0] in UNSAFE for r in (run, *inside))]

@@ -23,7 +23,7 @@ from harness.message_text import content_text
 from harness.reasoning_rules import must_carry, non_string_reasoning, reasoning_violations
 from harness.replay import play, replay
 from harness.request_examples import request_bodies
-from harness.scripted import OverlapProbe, ScriptedModel, ScriptedTool, ScriptExhausted
+from harness.scripted import HangGuardExpired, OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool, ScriptExhausted
 from harness.stream_examples import Envelope, Framing, completion_chunks, sse, usage_chunk
 from harness.testing.contracts import AdapterContracts
 from harness.wire_rules import pairing_violations, same_arguments
@@ -33,8 +33,10 @@ __all__ = [
     "Delivery",
     "Envelope",
     "Framing",
+    "HangGuardExpired",
     "LoopbackProvider",
     "OverlapProbe",
+    "Rendezvous",
     "ScriptExhausted",
     "ScriptedModel",
     "ScriptedTool",

@@ -1,0 +1,38 @@
+"""The scripted model and tools: what they report is exact, and orderings come from the script, not from time."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+from harness.scripted import OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool
+
+
+def test_a_request_changed_after_sending_is_named_with_where_and_what():
+    model = ScriptedModel([{"content": "one"}, {"content": "two"}])
+    messages = [{"role": "user", "content": "hi"}]
+    model({"model": "m", "messages": messages})
+    model({"model": "m", "messages": list(messages)})
+    messages[0]["content"] = "rewritten"
+    assert model.changed_requests() == [
+        "request #1: body['messages'][0]['content'] was \"hi\", now \"rewritten\"",
+        "request #2: body['messages'][0]['content'] was \"hi\", now \"rewritten\"",
+    ]
+    assert model.requests[0]["messages"][0]["content"] == "hi", "requests keeps what was sent"
+
+
+def test_a_batch_on_a_pool_finishes_in_the_scripted_order_with_all_calls_inside_at_once():
+    calls = ('{"n":1}', '{"n":2}', '{"n":3}')
+    meeting = Rendezvous(calls, finish_order=tuple(reversed(calls)))
+    probe = OverlapProbe(meeting)
+    tool = ScriptedTool("t", parallel_safe=True, probe=probe)
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        list(pool.map(tool, calls))
+    assert [run.arguments for run in tool.runs] == list(reversed(calls))
+    assert probe.never_all_inside(meeting) is None and probe.max_in_flight == 3 and not probe.stalled
+
+
+def test_a_mixed_round_called_from_the_kernels_own_thread_is_never_held():
+    calls = ('{"n":1}', '{"n":2}')
+    probe = OverlapProbe(Rendezvous(calls, pooled_only=True))
+    tool = ScriptedTool("t", probe=probe)
+    for arguments in calls:
+        tool(arguments)
+    assert probe.max_in_flight == 1 and not probe.stalled and not probe.overlaps

@@ -28,6 +28,7 @@ from harness.loopback.scenarios import SCENARIOS, Scenario
 PLACEHOLDERS = ("base_url", "session", "prompt", "provider", "model")
 MODEL = "loopback-model"
 PAUSE = 0.002
+KEPT_OUTPUT = 64 * 1024  # bytes of each of the agent's streams kept for the report (the last ones)
 
 
 @dataclass(frozen=True)
@@ -96,13 +97,13 @@ def run_case(case: Case, template: str, profile_name: str, era: str, tools: froz
             first = len(provider.record) + 1
             try:
                 done, out, err, timed_out = run_owned(
-                    argv, timeout, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    text=True, errors="replace",
+                    argv, timeout, keep=KEPT_OUTPUT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
                 )
                 code = None if timed_out else done.returncode
             except OSError as exc:
                 raise ProbeUsage(f"--agent-cmd: cannot run {argv[0]!r}: {exc}") from None
-            runs.append(Run(turn, prompt, argv, code, out, err, first, len(provider.record)))
+            runs.append(Run(turn, prompt, argv, code, out.text(), err.text(), first, len(provider.record)))
         exchanges = provider.record.exchanges
     return check_session(scenario, profile, exchanges, runs)
 

@@ -123,7 +123,7 @@ def _agent_finished(scenario: Scenario, runs: list[Run]) -> CheckResult:
         if scenario.name == "stream-error" and run.turn == 0:
             continue  # the stream failed on purpose: giving up that turn is right
         if run.returncode != 0:
-            status = "ran past its time limit" if run.returncode is None else f"exited with status {run.returncode}"
+            status = ("ran past its time limit (or left a process holding its output open)" if run.returncode is None else f"exited with status {run.returncode}")
             tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
             result.findings.append(Finding(None, None, f"turn {run.turn + 1} {status}", " | ".join(tail), "output"))
     return _settle(result)
@@ -133,6 +133,18 @@ def _later(exchanges: list[Exchange], exchange: Exchange) -> list[Exchange]:
     return [e for e in exchanges if e.number > exchange.number and e.json is not None]
 
 
+def _follow_ups(exchanges: list[Exchange]) -> dict[int, Exchange]:
+    """Request number -> the first later request with a JSON body, in one pass (a scan per round is quadratic)."""
+    follow: dict[int, Exchange] = {}
+    nearest = None
+    for exchange in reversed(exchanges):
+        if nearest is not None:
+            follow[exchange.number] = nearest
+        if exchange.json is not None:
+            nearest = exchange
+    return follow
+
+
 def _calls_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
     level = "robust" if scenario.name == "index-zero" else "wire"
     result = CheckResult(scenario.name, "calls-carried", level,
@@ -140,14 +152,14 @@ def _calls_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult
     rounds = [e for e in exchanges if e.streamed is not None and e.streamed.calls and e.status == 200]
     if not rounds:
         return _na(result, "no tool call was streamed (does the agent declare a tool you allowed with --tool?)")
+    follow_ups = _follow_ups(exchanges)
     for exchange in rounds:
-        later = _later(exchanges, exchange)
-        if not later:
+        follow = follow_ups.get(exchange.number)
+        if follow is None:
             result.findings.append(Finding(exchange.number, None,
                                            f"{len(exchange.streamed.calls)} call(s) were streamed, but the agent "
                                            "sent no follow-up request"))
             continue
-        follow = later[0]
         streamed = {c["id"]: c for c in exchange.streamed.calls}
         sent, at = {}, None
         for n, message in enumerate(follow.messages):
@@ -186,12 +198,13 @@ def _assistant_for(messages: list[dict], streamed) -> int | None:
 def _text_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
     result = CheckResult(scenario.name, "text-carried", "wire",
                          "each answer streamed comes back verbatim as its assistant message in later requests")
+    follow_ups = _follow_ups(exchanges)
     rounds = [e for e in exchanges if e.streamed is not None and e.streamed.text and not e.streamed.calls
-              and not e.streamed.error and _later(exchanges, e)]
+              and not e.streamed.error and e.number in follow_ups]
     if not rounds:
         return _na(result, "no request followed a streamed answer")
     for exchange in rounds:
-        follow = _later(exchanges, exchange)[0]
+        follow = follow_ups[exchange.number]
         if _assistant_for(follow.messages, exchange.streamed) is None:
             contents = [m.get("content") for m in follow.messages if m.get("role") == "assistant"]
             result.findings.append(Finding(follow.number, None,
@@ -206,7 +219,8 @@ def _reasoning_carried(scenario: Scenario, profile: Profile, exchanges: list[Exc
                          "each round's own reasoning goes back beside it (DeepSeek, by era)")
     if not isinstance(profile, DeepSeekProfile) or profile.era == "r1":
         return _na(result, f"{profile.name} takes no reasoning back")
-    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.reasoning and _later(exchanges, e)]
+    follow_ups = _follow_ups(exchanges)
+    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.reasoning and e.number in follow_ups]
     if not rounds:
         return _na(result, "no reasoning was streamed before another request")
     for exchange in rounds:

@@ -22,7 +22,15 @@ from dataclasses import dataclass
 from harness import exit_codes
 from harness.children import Children, run_owned
 from harness.loopback.delivery import Delivery
-from harness.loopback.probe_checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult, Run, check_session
+from harness.loopback.probe_checks import (
+    FAILED,
+    NOT_APPLICABLE,
+    PASSED,
+    CheckResult,
+    Run,
+    check_session,
+    tested,
+)
 from harness.loopback.scenarios import SCENARIOS, Scenario
 
 PLACEHOLDERS = ("base_url", "session", "prompt", "provider", "model")
@@ -159,4 +167,8 @@ def run_probe(args) -> int:
         markdown(results, args.markdown, header)
     if failed:
         return exit_codes.CONTRACTS_FAILED
-    return exit_codes.OK if passed else exit_codes.NOTHING_TESTED
+    if not tested(results):
+        print("harness probe: nothing was tested: no check had a request of the agent's to look at "
+              "(does --agent-cmd call the provider at {base_url}?)", file=sys.stderr)
+        return exit_codes.NOTHING_TESTED
+    return exit_codes.OK

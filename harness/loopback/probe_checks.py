@@ -19,6 +19,16 @@ from harness.request_examples import FORMAT_EFFORTS
 from harness.wire_rules import same_arguments
 
 PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not applicable"
+AGENT_FINISHED = "agent-finished"
+NO_REQUEST = "the agent sent no request to the provider"
+
+
+def tested(results: list[CheckResult]) -> bool:
+    """Whether the results show anything about the agent's requests: a check failed, or one on the wire passed.
+
+    ``agent-finished`` passing alone proves only that a program exited 0.
+    """
+    return any(r.status == FAILED or (r.status == PASSED and r.rule != AGENT_FINISHED) for r in results)
 
 
 @dataclass
@@ -87,6 +97,9 @@ def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange
     rules = PROFILE_RULES.get(type(profile), GATEWAY_RULES)
     for rule, level, title in rules:
         result = CheckResult(scenario.name, rule, level, title)
+        if not exchanges:
+            checks.append(_na(result, NO_REQUEST))
+            continue
         for exchange in exchanges:
             for v in exchange.violations:
                 if v.rule == rule:
@@ -95,7 +108,7 @@ def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange
                                                    f"answered {answer})", exchange.excerpt(v.message_index)))
         checks.append(_settle(result))
     checks += [
-        _agent_finished(scenario, runs),
+        _agent_finished(scenario, runs, exchanges),
         _calls_carried(scenario, exchanges),
         _text_carried(scenario, exchanges),
         _reasoning_carried(scenario, profile, exchanges),
@@ -117,15 +130,18 @@ def _na(result: CheckResult, reason: str) -> CheckResult:
     return result
 
 
-def _agent_finished(scenario: Scenario, runs: list[Run]) -> CheckResult:
-    result = CheckResult(scenario.name, "agent-finished", "wire", "the agent finished every turn (exit status 0)")
+def _agent_finished(scenario: Scenario, runs: list[Run], exchanges: list[Exchange]) -> CheckResult:
+    result = CheckResult(scenario.name, AGENT_FINISHED, "wire", "the agent finished every turn (exit status 0)")
     for run in runs:
         if scenario.name == "stream-error" and run.turn == 0:
             continue  # the stream failed on purpose: giving up that turn is right
         if run.returncode != 0:
-            status = ("ran past its time limit (or left a process holding its output open)" if run.returncode is None else f"exited with status {run.returncode}")
+            status = ("ran past its time limit (or left a process holding its output open)"
+                      if run.returncode is None else f"exited with status {run.returncode}")
             tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
             result.findings.append(Finding(None, None, f"turn {run.turn + 1} {status}", " | ".join(tail), "output"))
+    if not result.findings and not exchanges:
+        return _na(result, NO_REQUEST + ": exiting 0 without asking the model shows nothing")
     return _settle(result)
 
 

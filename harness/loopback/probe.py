@@ -54,6 +54,7 @@ SUITE = (
     Case("thinking-tools", Delivery("inside-utf8", delay=PAUSE)),
     Case("keep-alive", Delivery("inside-crlf", delay=PAUSE)),
     Case("usage", Delivery("bytes", 7)),
+    Case("text-beside-calls", Delivery("inside-events", delay=PAUSE)),
     Case("stream-error", Delivery()),
 )
 

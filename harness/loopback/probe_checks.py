@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from harness.loopback.agent_style import content_text, replayed_as_text
 from harness.loopback.profiles import DeepSeekProfile, OpenAIProfile, Profile
 from harness.loopback.record import Exchange
 from harness.loopback.scenarios import PARTIAL, Scenario
@@ -110,6 +111,8 @@ def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange
     checks += [
         _agent_finished(scenario, runs, exchanges),
         _calls_carried(scenario, exchanges),
+        _calls_structured(scenario, exchanges),
+        _turn_ends_in_text(scenario, exchanges),
         _text_carried(scenario, exchanges),
         _reasoning_carried(scenario, profile, exchanges),
         _history_replayed(scenario, exchanges, runs),
@@ -169,13 +172,15 @@ def _calls_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult
     if not rounds:
         return _na(result, "no tool call was streamed (does the agent declare a tool you allowed with --tool?)")
     follow_ups = _follow_ups(exchanges)
+    # A round the agent ended on (its own final-answer tool), or replays as text, is its style, not the wire's:
+    # the policy checks below report those.
+    rounds = [e for e in rounds if e.number in follow_ups
+              and not replayed_as_text(follow_ups[e.number].messages, e.streamed.calls)]
+    if not rounds:
+        return _na(result, "no tool round was followed by a request replaying it as tool_calls (the agent ended "
+                   "on its calls, or replays them as text: see calls-structured and turn-ends-in-text)")
     for exchange in rounds:
-        follow = follow_ups.get(exchange.number)
-        if follow is None:
-            result.findings.append(Finding(exchange.number, None,
-                                           f"{len(exchange.streamed.calls)} call(s) were streamed, but the agent "
-                                           "sent no follow-up request"))
-            continue
+        follow = follow_ups[exchange.number]
         streamed = {c["id"]: c for c in exchange.streamed.calls}
         sent, at = {}, None
         for n, message in enumerate(follow.messages):
@@ -195,6 +200,37 @@ def _calls_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult
                     follow.number, at, f"call {cid} went back as {function.get('name')}"
                     f"({function.get('arguments')!r}), but streamed as {call['name']}({call['arguments']!r})",
                     follow.excerpt(at)))
+    return _settle(result)
+
+
+def _calls_structured(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
+    result = CheckResult(scenario.name, "calls-structured", "policy",
+                         "tool rounds are replayed as tool_calls and tool messages, not as text (a choice of style)")
+    follow_ups = _follow_ups(exchanges)
+    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.calls and e.status == 200
+              and e.number in follow_ups]
+    if not rounds:
+        return _na(result, "no tool round was followed by another request")
+    for exchange in rounds:
+        follow = follow_ups[exchange.number]
+        if replayed_as_text(follow.messages, exchange.streamed.calls):
+            result.findings.append(Finding(follow.number, None, f"the calls of request #{exchange.number} "
+                                           "went back as text", _messages_excerpt(follow)))
+    return _settle(result)
+
+
+def _turn_ends_in_text(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
+    result = CheckResult(scenario.name, "turn-ends-in-text", "policy",
+                         "after a tool round the agent asks the model again, and ends on its plain text (a choice "
+                         "of style: some agents end through a final-answer tool)")
+    follow_ups = _follow_ups(exchanges)
+    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.calls and e.status == 200]
+    if not rounds:
+        return _na(result, "no tool call was streamed")
+    for exchange in rounds:
+        if exchange.number not in follow_ups:
+            result.findings.append(Finding(exchange.number, None, f"{len(exchange.streamed.calls)} call(s) were "
+                                           "streamed, and the agent sent no request after them"))
     return _settle(result)
 
 
@@ -267,17 +303,19 @@ def _history_replayed(scenario: Scenario, exchanges: list[Exchange], runs: list[
         first = by_number.get(run.first_request)
         if first is None or first.json is None:
             continue
-        users = [m.get("content") for m in first.messages if m.get("role") == "user"]
+        users = [content_text(m.get("content")) for m in first.messages if m.get("role") == "user"]
         for earlier in runs[: run.turn]:
             if earlier.returncode != 0:
                 continue  # a turn the agent gave up is not history
-            if not any(isinstance(u, str) and earlier.prompt in u for u in users):
+            if not any(earlier.prompt in u for u in users):
                 result.findings.append(Finding(first.number, None, f"the prompt of turn {earlier.turn + 1} is "
                                                f"missing; user messages sent: {users}", _messages_excerpt(first)))
         earlier_rounds = [e for e in exchanges if e.number < run.first_request and e.streamed is not None
                           and e.status == 200 and not e.streamed.error]
         tool_answers = {m.get("tool_call_id") for m in first.messages if m.get("role") == "tool"}
         for exchange in earlier_rounds:
+            if replayed_as_text(first.messages, exchange.streamed.calls):
+                continue  # the agent's style: calls-structured reports it
             at = _assistant_for(first.messages, exchange.streamed)
             if at is None:
                 what = f"calls {[c['id'] for c in exchange.streamed.calls]}" if exchange.streamed.calls \

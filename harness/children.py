@@ -16,10 +16,12 @@ started by a contract inside pytest) finds that owner with :func:`current`.
 from __future__ import annotations
 
 import os
+import selectors
 import signal
 import subprocess
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -134,18 +136,89 @@ def kill_group(pid: int) -> None:
         pass
 
 
+@dataclass
+class Tail:
+    """The last ``limit`` bytes a child wrote to one pipe, and how many bytes came before them."""
+
+    limit: int
+    data: bytearray = field(default_factory=bytearray)
+    dropped: int = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.data += chunk
+        over = len(self.data) - self.limit
+        if over > 0:
+            del self.data[:over]
+            self.dropped += over
+
+    def text(self) -> str:
+        kept = self.data.decode("utf-8", "replace")
+        return f"[... {self.dropped} earlier bytes not kept ...]\n{kept}" if self.dropped else kept
+
+
+_READ = 64 * 1024
+
+
+def _drain(proc: subprocess.Popen, timeout: float | None, limit: int) -> tuple[Tail, Tail, bool]:
+    """Read the child's pipes into bounded tails until both close and it exits, or until ``timeout``.
+
+    The deadline covers the pipes too: a daemon the child left behind (even in
+    a session of its own, out of reach of the group kill) that holds a pipe
+    open cannot keep the run waiting past it.
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    tails = {}
+    with selectors.DefaultSelector() as selector:
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                tails[stream] = Tail(limit)
+                selector.register(stream, selectors.EVENT_READ)
+        while selector.get_map():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            for key, _ in selector.select(left):
+                chunk = os.read(key.fd, _READ)
+                if chunk:
+                    tails[key.fileobj].add(chunk)
+                else:
+                    selector.unregister(key.fileobj)
+        open_pipes = bool(selector.get_map())
+    for stream in tails:
+        stream.close()
+    timed_out = open_pipes
+    if not timed_out:
+        try:
+            proc.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+    empty = Tail(limit)
+    return tails.get(proc.stdout, empty), tails.get(proc.stderr, empty), timed_out
+
+
 def run_owned(
-    args: list[str], timeout: float | None, children: Children | None = None, **popen
+    args: list[str], timeout: float | None, children: Children | None = None, keep: int | None = None, **popen
 ) -> tuple[subprocess.Popen, object, object, bool]:
     """Run ``args`` in a group of its own to its end or ``timeout``; returns (process, stdout, stderr, timed out).
 
     ``children``: the owner to register with; by default the innermost ``with
     Children()`` block, or a private owner outside any. The group is killed on
     the way out, with whatever the child left running in it.
+
+    ``keep``: read the (binary) pipes as they fill and keep only each one's
+    last ``keep`` bytes, returned as :class:`Tail`; the timeout then bounds
+    the pipes as well as the process.
     """
     owner = children or current() or Children(handle_signals=False)
     proc = owner.start(args, **popen)
     try:
+        if keep is not None:
+            try:
+                out, err, timed_out = _drain(proc, timeout, keep)
+            finally:
+                kill_group(proc.pid)
+                proc.wait()
+            return proc, out, err, timed_out
         try:
             out, err = proc.communicate(timeout=timeout)
             return proc, out, err, False

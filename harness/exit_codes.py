@@ -14,7 +14,7 @@ STALE_INVALID = 5  # a patch no longer applies, or a mutant went red for the wro
 BASELINE = 6  # the unpatched code fails its contracts
 MUTMUT = 7  # nightly: mutmut itself failed
 BELOW_THRESHOLD = 8  # nightly, report merge: the mutation score is under the break threshold
-NOTHING_TESTED = 9  # no contract applied to the adapter, or no mutant was selected
+NOTHING_TESTED = 9  # no contract applied to the adapter, or no mutant was selected, or (probe) no request to check
 INTERNAL = 70  # a bug in the harness itself (a traceback is printed)
 INTERRUPTED = 130  # SIGINT or SIGTERM: the run was cut short
 
@@ -29,7 +29,8 @@ MEANINGS: dict[int, str] = {
     BASELINE: "baseline red: the unpatched code fails its contracts",
     MUTMUT: "mutmut itself failed (nightly)",
     BELOW_THRESHOLD: "the mutation score is under the break threshold (nightly, report merge)",
-    NOTHING_TESTED: "nothing was tested: no contract applied, or no mutant was selected",
+    NOTHING_TESTED: "nothing was tested: no contract applied, or no mutant was selected; the agent's requests gave "
+    "no probe check anything to look at (probe)",
     INTERNAL: "internal error in the harness",
     INTERRUPTED: "interrupted",
 }

@@ -1,6 +1,7 @@
 """harness probe against three unmodified agents, each with a known bug the probe must catch."""
 
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -105,3 +106,27 @@ def test_usage_errors_and_nothing_tested(tmp_path):
                               "index-zero", "--agent-cmd", command + " {prompt}"], capture_output=True, text=True,
                              timeout=120, cwd=ROOT, env={**os.environ, "AGENT_STATE_DIR": str(tmp_path)})
     assert nothing.returncode == 9, nothing.stdout
+
+
+TEXT_AGENT = (f"{sys.executable} tests/agents/text_replay_agent.py --base-url {{base_url}} --session {{session}} "
+              "{prompt}")
+
+
+@pytest.mark.parametrize("tools", [["final_answer", "get_weather"], ["get_weather"]], ids=["ends-by-tool", "observes"])
+def test_an_agent_of_another_style_passes_every_wire_check(tmp_path, tools):
+    """Tool rounds replayed as text, a turn ended through a final-answer tool, a wrapped prompt: habits, not rules.
+
+    With final_answer allowed the agent ends every turn on its first tool round; without it, it replays rounds as
+    "Calling tools" / "Observation" text until its step limit. Either way every wire check holds, and its habits
+    show only as policy findings.
+    """
+    args = [arg for name in tools for arg in ("--tool", name)]
+    run = subprocess.run([sys.executable, "-m", "harness", "probe", *args, "--agent-cmd", TEXT_AGENT],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT,
+                         env={**os.environ, "AGENT_STATE_DIR": str(tmp_path)})
+    levels = {m[1]: (int(m[2]), int(m[3])) for m in re.finditer(r"(?m)^  (\w+) +(\d+) passed, (\d+) failed",
+                                                                  run.stdout)}
+    assert levels["wire"][1] == 0 and levels["wire"][0] > 0, (levels, run.stdout[-4000:])
+    assert levels["policy"][1] > 0, f"the agent's style shows as policy findings: {levels}"
+    failed = set(re.findall(r"FAILED  \[\w+\] [\w-]+::([\w-]+)", run.stdout))
+    assert failed <= {"calls-structured", "turn-ends-in-text"}, (failed, run.stdout[-4000:])

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import yaml
 from vcr.persisters.filesystem import FilesystemPersister
 from vcr.serializers import yamlserializer
 
@@ -36,12 +37,23 @@ class CassetteMiss(LookupError):
     pass
 
 
+class NotACassette(ValueError):
+    """A YAML file that is not a vcrpy cassette (or not YAML at all)."""
+
+
+# What vcrpy's loader and the conversion below raise on a file of another shape.
+_MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, yaml.YAMLError)
+
+
 def cassette_path(name_or_path: str | Path) -> Path:
     """A bundled cassette by name (``openai_parallel_tool_calls``) or any path to a YAML file."""
     path = Path(name_or_path)
     if path.suffix in (".yaml", ".yml") and path.exists():
         return path
     bundled = CASSETTES / f"{name_or_path}.yaml"
+    if bundled.resolve().parent != CASSETTES.resolve():
+        raise FileNotFoundError(f"no cassette {str(name_or_path)!r}: a bundled cassette's name is a file name in "
+                                f"{CASSETTES.name}/, and cannot leave it")
     if bundled.exists():
         return bundled
     known = ", ".join(sorted(p.stem for p in CASSETTES.glob("*.yaml")))
@@ -54,9 +66,13 @@ class CassettePlayer:
     def __init__(self, name_or_path: str | Path) -> None:
         self.path = cassette_path(name_or_path)
         self.name = self.path.stem
-        requests, responses = FilesystemPersister.load_cassette(str(self.path), yamlserializer)
-        self.interactions = [_interaction(req, resp) for req, resp in zip(requests, responses)]
-        self.recorded_base_url = requests[0].uri.removesuffix(ENDPOINT) if requests else ""
+        try:
+            requests, responses = FilesystemPersister.load_cassette(str(self.path), yamlserializer)
+            self.interactions = [_interaction(req, resp) for req, resp in zip(requests, responses)]
+            self.recorded_base_url = requests[0].uri.removesuffix(ENDPOINT) if requests else ""
+        except _MALFORMED as exc:
+            raise NotACassette(f"{self.path} is not a vcrpy cassette ({type(exc).__name__}: {exc}); record one "
+                               "with harness record") from None
         self._played = [False] * len(self.interactions)
         self._lock = threading.Lock()
 

@@ -25,7 +25,8 @@ def add_subcommands(sub) -> None:
     serve.add_argument("--tool", action="append", default=[], metavar="NAME",
                        help="scenarios call only these tools among those a request declares (repeatable)")
     serve.add_argument("--host", metavar="ADDRESS", help="listen here instead of 127.0.0.1 (an explicit ask)")
-    serve.add_argument("--port", type=int, metavar="PORT", help="listen on this port (default: an ephemeral one)")
+    serve.add_argument("--port", type=_port, metavar="PORT", help="listen on this port, 0 to 65535 (default: an "
+                       "ephemeral one)")
     serve.add_argument("--record-file", metavar="PATH", help="write every exchange as JSON when stopped")
     serve.add_argument("--duration", type=float, metavar="SECONDS", help="stop by itself after this long")
     serve.add_argument("--list-scenarios", action="store_true", help="list the scripted scenarios and exit")
@@ -69,6 +70,16 @@ def _provider_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"DeepSeek's reasoning_content rule (default: {DEFAULT_ERA})")
     parser.add_argument("--delivery", default="whole", metavar="MODE", help=DELIVERY_HELP)
     parser.add_argument("--delay", type=float, default=0.0, metavar="MS", help="milliseconds between pieces")
+
+
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a TCP port (0 to 65535; 0 picks a free one)")
+    return port
 
 
 def _levels(value: str) -> tuple[str, ...]:

@@ -22,12 +22,21 @@ from dataclasses import dataclass
 from harness import exit_codes
 from harness.children import Children, run_owned
 from harness.loopback.delivery import Delivery
-from harness.loopback.probe_checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult, Run, check_session
+from harness.loopback.probe_checks import (
+    FAILED,
+    NOT_APPLICABLE,
+    PASSED,
+    CheckResult,
+    Run,
+    check_session,
+    tested,
+)
 from harness.loopback.scenarios import SCENARIOS, Scenario
 
 PLACEHOLDERS = ("base_url", "session", "prompt", "provider", "model")
 MODEL = "loopback-model"
 PAUSE = 0.002
+KEPT_OUTPUT = 64 * 1024  # bytes of each of the agent's streams kept for the report (the last ones)
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,7 @@ SUITE = (
     Case("thinking-tools", Delivery("inside-utf8", delay=PAUSE)),
     Case("keep-alive", Delivery("inside-crlf", delay=PAUSE)),
     Case("usage", Delivery("bytes", 7)),
+    Case("text-beside-calls", Delivery("inside-events", delay=PAUSE)),
     Case("stream-error", Delivery()),
 )
 
@@ -96,13 +106,13 @@ def run_case(case: Case, template: str, profile_name: str, era: str, tools: froz
             first = len(provider.record) + 1
             try:
                 done, out, err, timed_out = run_owned(
-                    argv, timeout, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    text=True, errors="replace",
+                    argv, timeout, keep=KEPT_OUTPUT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
                 )
                 code = None if timed_out else done.returncode
             except OSError as exc:
                 raise ProbeUsage(f"--agent-cmd: cannot run {argv[0]!r}: {exc}") from None
-            runs.append(Run(turn, prompt, argv, code, out, err, first, len(provider.record)))
+            runs.append(Run(turn, prompt, argv, code, out.text(), err.text(), first, len(provider.record)))
         exchanges = provider.record.exchanges
     return check_session(scenario, profile, exchanges, runs)
 
@@ -158,4 +168,8 @@ def run_probe(args) -> int:
         markdown(results, args.markdown, header)
     if failed:
         return exit_codes.CONTRACTS_FAILED
-    return exit_codes.OK if passed else exit_codes.NOTHING_TESTED
+    if not tested(results):
+        print("harness probe: nothing was tested: no check had a request of the agent's to look at "
+              "(does --agent-cmd call the provider at {base_url}?)", file=sys.stderr)
+        return exit_codes.NOTHING_TESTED
+    return exit_codes.OK

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from harness.loopback.agent_style import content_text, replayed_as_text
 from harness.loopback.profiles import DeepSeekProfile, OpenAIProfile, Profile
 from harness.loopback.record import Exchange
 from harness.loopback.scenarios import PARTIAL, Scenario
@@ -19,6 +20,16 @@ from harness.request_examples import FORMAT_EFFORTS
 from harness.wire_rules import same_arguments
 
 PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not applicable"
+AGENT_FINISHED = "agent-finished"
+NO_REQUEST = "the agent sent no request to the provider"
+
+
+def tested(results: list[CheckResult]) -> bool:
+    """Whether the results show anything about the agent's requests: a check failed, or one on the wire passed.
+
+    ``agent-finished`` passing alone proves only that a program exited 0.
+    """
+    return any(r.status == FAILED or (r.status == PASSED and r.rule != AGENT_FINISHED) for r in results)
 
 
 @dataclass
@@ -87,6 +98,9 @@ def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange
     rules = PROFILE_RULES.get(type(profile), GATEWAY_RULES)
     for rule, level, title in rules:
         result = CheckResult(scenario.name, rule, level, title)
+        if not exchanges:
+            checks.append(_na(result, NO_REQUEST))
+            continue
         for exchange in exchanges:
             for v in exchange.violations:
                 if v.rule == rule:
@@ -95,8 +109,10 @@ def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange
                                                    f"answered {answer})", exchange.excerpt(v.message_index)))
         checks.append(_settle(result))
     checks += [
-        _agent_finished(scenario, runs),
+        _agent_finished(scenario, runs, exchanges),
         _calls_carried(scenario, exchanges),
+        _calls_structured(scenario, exchanges),
+        _turn_ends_in_text(scenario, exchanges),
         _text_carried(scenario, exchanges),
         _reasoning_carried(scenario, profile, exchanges),
         _history_replayed(scenario, exchanges, runs),
@@ -117,20 +133,35 @@ def _na(result: CheckResult, reason: str) -> CheckResult:
     return result
 
 
-def _agent_finished(scenario: Scenario, runs: list[Run]) -> CheckResult:
-    result = CheckResult(scenario.name, "agent-finished", "wire", "the agent finished every turn (exit status 0)")
+def _agent_finished(scenario: Scenario, runs: list[Run], exchanges: list[Exchange]) -> CheckResult:
+    result = CheckResult(scenario.name, AGENT_FINISHED, "wire", "the agent finished every turn (exit status 0)")
     for run in runs:
         if scenario.name == "stream-error" and run.turn == 0:
             continue  # the stream failed on purpose: giving up that turn is right
         if run.returncode != 0:
-            status = "ran past its time limit" if run.returncode is None else f"exited with status {run.returncode}"
+            status = ("ran past its time limit (or left a process holding its output open)"
+                      if run.returncode is None else f"exited with status {run.returncode}")
             tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
             result.findings.append(Finding(None, None, f"turn {run.turn + 1} {status}", " | ".join(tail), "output"))
+    if not result.findings and not exchanges:
+        return _na(result, NO_REQUEST + ": exiting 0 without asking the model shows nothing")
     return _settle(result)
 
 
 def _later(exchanges: list[Exchange], exchange: Exchange) -> list[Exchange]:
     return [e for e in exchanges if e.number > exchange.number and e.json is not None]
+
+
+def _follow_ups(exchanges: list[Exchange]) -> dict[int, Exchange]:
+    """Request number -> the first later request with a JSON body, in one pass (a scan per round is quadratic)."""
+    follow: dict[int, Exchange] = {}
+    nearest = None
+    for exchange in reversed(exchanges):
+        if nearest is not None:
+            follow[exchange.number] = nearest
+        if exchange.json is not None:
+            nearest = exchange
+    return follow
 
 
 def _calls_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
@@ -140,14 +171,16 @@ def _calls_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult
     rounds = [e for e in exchanges if e.streamed is not None and e.streamed.calls and e.status == 200]
     if not rounds:
         return _na(result, "no tool call was streamed (does the agent declare a tool you allowed with --tool?)")
+    follow_ups = _follow_ups(exchanges)
+    # A round the agent ended on (its own final-answer tool), or replays as text, is its style, not the wire's:
+    # the policy checks below report those.
+    rounds = [e for e in rounds if e.number in follow_ups
+              and not replayed_as_text(follow_ups[e.number].messages, e.streamed.calls)]
+    if not rounds:
+        return _na(result, "no tool round was followed by a request replaying it as tool_calls (the agent ended "
+                   "on its calls, or replays them as text: see calls-structured and turn-ends-in-text)")
     for exchange in rounds:
-        later = _later(exchanges, exchange)
-        if not later:
-            result.findings.append(Finding(exchange.number, None,
-                                           f"{len(exchange.streamed.calls)} call(s) were streamed, but the agent "
-                                           "sent no follow-up request"))
-            continue
-        follow = later[0]
+        follow = follow_ups[exchange.number]
         streamed = {c["id"]: c for c in exchange.streamed.calls}
         sent, at = {}, None
         for n, message in enumerate(follow.messages):
@@ -170,6 +203,37 @@ def _calls_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult
     return _settle(result)
 
 
+def _calls_structured(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
+    result = CheckResult(scenario.name, "calls-structured", "policy",
+                         "tool rounds are replayed as tool_calls and tool messages, not as text (a choice of style)")
+    follow_ups = _follow_ups(exchanges)
+    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.calls and e.status == 200
+              and e.number in follow_ups]
+    if not rounds:
+        return _na(result, "no tool round was followed by another request")
+    for exchange in rounds:
+        follow = follow_ups[exchange.number]
+        if replayed_as_text(follow.messages, exchange.streamed.calls):
+            result.findings.append(Finding(follow.number, None, f"the calls of request #{exchange.number} "
+                                           "went back as text", _messages_excerpt(follow)))
+    return _settle(result)
+
+
+def _turn_ends_in_text(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
+    result = CheckResult(scenario.name, "turn-ends-in-text", "policy",
+                         "after a tool round the agent asks the model again, and ends on its plain text (a choice "
+                         "of style: some agents end through a final-answer tool)")
+    follow_ups = _follow_ups(exchanges)
+    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.calls and e.status == 200]
+    if not rounds:
+        return _na(result, "no tool call was streamed")
+    for exchange in rounds:
+        if exchange.number not in follow_ups:
+            result.findings.append(Finding(exchange.number, None, f"{len(exchange.streamed.calls)} call(s) were "
+                                           "streamed, and the agent sent no request after them"))
+    return _settle(result)
+
+
 def _assistant_for(messages: list[dict], streamed) -> int | None:
     """The index of the assistant message standing for the streamed round, by call ids or by text."""
     ids = {c["id"] for c in streamed.calls}
@@ -186,12 +250,13 @@ def _assistant_for(messages: list[dict], streamed) -> int | None:
 def _text_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
     result = CheckResult(scenario.name, "text-carried", "wire",
                          "each answer streamed comes back verbatim as its assistant message in later requests")
+    follow_ups = _follow_ups(exchanges)
     rounds = [e for e in exchanges if e.streamed is not None and e.streamed.text and not e.streamed.calls
-              and not e.streamed.error and _later(exchanges, e)]
+              and not e.streamed.error and e.number in follow_ups]
     if not rounds:
         return _na(result, "no request followed a streamed answer")
     for exchange in rounds:
-        follow = _later(exchanges, exchange)[0]
+        follow = follow_ups[exchange.number]
         if _assistant_for(follow.messages, exchange.streamed) is None:
             contents = [m.get("content") for m in follow.messages if m.get("role") == "assistant"]
             result.findings.append(Finding(follow.number, None,
@@ -206,7 +271,8 @@ def _reasoning_carried(scenario: Scenario, profile: Profile, exchanges: list[Exc
                          "each round's own reasoning goes back beside it (DeepSeek, by era)")
     if not isinstance(profile, DeepSeekProfile) or profile.era == "r1":
         return _na(result, f"{profile.name} takes no reasoning back")
-    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.reasoning and _later(exchanges, e)]
+    follow_ups = _follow_ups(exchanges)
+    rounds = [e for e in exchanges if e.streamed is not None and e.streamed.reasoning and e.number in follow_ups]
     if not rounds:
         return _na(result, "no reasoning was streamed before another request")
     for exchange in rounds:
@@ -237,17 +303,19 @@ def _history_replayed(scenario: Scenario, exchanges: list[Exchange], runs: list[
         first = by_number.get(run.first_request)
         if first is None or first.json is None:
             continue
-        users = [m.get("content") for m in first.messages if m.get("role") == "user"]
+        users = [content_text(m.get("content")) for m in first.messages if m.get("role") == "user"]
         for earlier in runs[: run.turn]:
             if earlier.returncode != 0:
                 continue  # a turn the agent gave up is not history
-            if not any(isinstance(u, str) and earlier.prompt in u for u in users):
+            if not any(earlier.prompt in u for u in users):
                 result.findings.append(Finding(first.number, None, f"the prompt of turn {earlier.turn + 1} is "
                                                f"missing; user messages sent: {users}", _messages_excerpt(first)))
         earlier_rounds = [e for e in exchanges if e.number < run.first_request and e.streamed is not None
                           and e.status == 200 and not e.streamed.error]
         tool_answers = {m.get("tool_call_id") for m in first.messages if m.get("role") == "tool"}
         for exchange in earlier_rounds:
+            if replayed_as_text(first.messages, exchange.streamed.calls):
+                continue  # the agent's style: calls-structured reports it
             at = _assistant_for(first.messages, exchange.streamed)
             if at is None:
                 what = f"calls {[c['id'] for c in exchange.streamed.calls]}" if exchange.streamed.calls \

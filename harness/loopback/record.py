@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 
@@ -61,9 +62,9 @@ class Exchange:
     streamed: Any = None  # for a scenario: what the round streamed (scenarios.Streamed)
     note: str = ""  # what else happened: the client hung up mid-stream
 
-    @property
+    @cached_property
     def json(self) -> dict | None:
-        """The request body as JSON, or None when it is not a JSON object."""
+        """The request body as JSON, or None when it is not a JSON object (parsed once: the body never changes)."""
         try:
             value = json.loads(self.body or b"")
         except ValueError:

@@ -44,6 +44,7 @@ class Step:
     usage: bool = False  # a usage chunk even if the request did not ask for one
     error: bool = False  # an error object after the first text chunk, and the stream ends
     line_end: str = "\n"
+    beside: bool = False  # the text streams beside the calls: a text piece in the same delta as a call fragment
 
 
 @dataclass(frozen=True)
@@ -83,19 +84,21 @@ def position(messages: list[dict], prompts: tuple[str, ...] = ()) -> tuple[int, 
     """(turn, round) of a request: user messages before it, assistant messages since the last user message.
 
     With ``prompts`` (the user turns a probe sends, in order), the turn is the
-    one whose prompt the last user message holds, so an agent that dropped a
-    failed turn from its history is still placed right.
+    one whose prompt the last user message holding a prompt holds (wrapped in
+    a template or not), and the rounds are counted from that message: so an
+    agent that dropped a failed turn from its history, or that replays tool
+    results as user messages ("Observation: ..."), is still placed right.
     """
     users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
     if not users:
         return 0, sum(1 for m in messages if m.get("role") == "assistant")
-    rounds = sum(1 for m in messages[users[-1]:] if m.get("role") == "assistant")
-    last = messages[users[-1]].get("content")
-    text = last if isinstance(last, str) else json.dumps(last, ensure_ascii=False)
-    for turn, prompt in enumerate(prompts):
-        if prompt and prompt in text:
-            return turn, rounds
-    return len(users) - 1, rounds
+    for at in reversed(users):
+        content = messages[at].get("content")
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+        turn = next((t for t, prompt in enumerate(prompts) if prompt and prompt in text), None)
+        if turn is not None:
+            return turn, sum(1 for m in messages[at:] if m.get("role") == "assistant")
+    return len(users) - 1, sum(1 for m in messages[users[-1]:] if m.get("role") == "assistant")
 
 
 def declared_tools(body: dict) -> dict[str, dict]:
@@ -122,7 +125,8 @@ def play(scenario: Scenario, body: dict, allowed: frozenset[str] | None = None,
         step = replace(step, reasoning=f"Round {round_ + 1} of turn {turn + 1}: deciding what to do next.")
     tools = {n: s for n, s in declared_tools(body).items() if allowed is None or n in allowed}
     seed = hashlib.sha256(f"{scenario.name}/{turn}/{round_}".encode()).hexdigest()[:6]
-    streamed = Streamed(turn, round_, step.reasoning, step.text if not step.calls or not tools else "")
+    text = step.text if not step.calls or not tools or step.beside else ""
+    streamed = Streamed(turn, round_, step.reasoning, text)
     names = sorted(tools)
     if step.calls and names:
         for k in range(step.calls):
@@ -149,9 +153,13 @@ def _chunks(step: Step, streamed: Streamed, envelope: Envelope) -> list[dict]:
     if streamed.reasoning:
         deltas.append({"content": None, "reasoning_content": ""})
         deltas += [{"content": None, "reasoning_content": piece} for piece in _pieces(streamed.reasoning, 3)]
-    if streamed.text:
+    calls = _call_deltas(streamed.calls, step.layout)
+    if streamed.text and step.beside and calls:
+        texts = _pieces(streamed.text, len(calls))
+        calls = [{**delta, "content": text} for delta, text in zip(calls, texts)] + calls[len(texts):]
+    elif streamed.text:
         deltas += [{"content": piece} for piece in _pieces(streamed.text, 3)]
-    deltas += _call_deltas(streamed.calls, step.layout)
+    deltas += calls
     if not deltas:
         deltas = [{"content": ""}]
     deltas[0] = {"role": "assistant", **deltas[0]}
@@ -217,6 +225,9 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
              "answer: for deliveries that cut events, line ends and characters", "wire",
              ((Step(reasoning=_THINK[0], calls=3, layout="interleaved", usage=True), Step(text=_ANSWER)),),
              "sse-index-accumulation"),
+    Scenario("text-beside-calls", "text and call fragments in the same deltas: each of 2 calls' deltas also "
+             "carries a piece of the text", "wire",
+             ((Step(text="Let me look both up.", calls=2, beside=True), Step(text=_ANSWER)),)),
     Scenario("stream-error", "an error object inside the stream after the first chunks, no [DONE]; then a "
              "normal turn", "wire",
              ((Step(text=PARTIAL, error=True),), (Step(calls=1), Step(text=_ANSWER)))),

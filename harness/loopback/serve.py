@@ -19,8 +19,12 @@ from harness import exit_codes
 
 def run_serve(args) -> int:
     from harness.loopback.delivery import Delivery
-    from harness.loopback.server import LoopbackProvider
+    from harness.loopback.server import DEFAULT_HOST, LoopbackProvider, is_loopback
 
+    host = args.host or DEFAULT_HOST
+    if not is_loopback(host):  # before anything else: the URLs printed next reach beyond this machine
+        print(f"harness serve: warning: listening on {host}, not only on loopback (asked with --host); anyone who "
+              "can reach it can use it", file=sys.stderr, flush=True)
     try:
         delivery = Delivery.parse(args.delivery, (args.delay or 0) / 1000)
         provider = LoopbackProvider(
@@ -30,7 +34,7 @@ def run_serve(args) -> int:
             era=args.deepseek_era,
             delivery=delivery,
             allowed_tools=frozenset(args.tool) if args.tool else None,
-            host=args.host or "127.0.0.1",
+            host=host,
             port=args.port or 0,
             allow_remote=args.host is not None,
             listener=_print_exchange,
@@ -48,9 +52,6 @@ def run_serve(args) -> int:
             return exit_codes.USAGE
         print(f"harness serve: listening at {provider.base_url}", flush=True)
         print(f"harness serve: {provider.describe()}", flush=True)
-        if args.host is not None and args.host not in ("127.0.0.1", "::1", "localhost"):
-            print(f"harness serve: warning: listening on {args.host}, not only on loopback (asked with --host)",
-                  file=sys.stderr, flush=True)
         stop.wait(args.duration)
     finally:
         provider.stop()

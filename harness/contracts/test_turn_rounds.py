@@ -19,7 +19,8 @@ Rule: in a turn of several tool rounds and a final answer,
   that assistant message's ``content``, and is persisted as the round's
   ``response``;
 - each call is answered by one tool message, right after its assistant
-  message and in the order the model made the calls, also for a tool the turn
+  message (paired by its id, in any order: the order the model made the
+  calls is a robust test of its own), also for a tool the turn
   does not offer (the turn goes on: that call is answered with an error text
   the model can read, and nothing runs); a tool that returns nothing is
   answered with ``""``;
@@ -35,8 +36,9 @@ Rule: in a turn of several tool rounds and a final answer,
   never decreasing from one round to the next;
 - the caller's list of tools is left as it was.
 
-Level: wire (the conversation the format carries, the pairing and order of
-its tool messages, and the request body's keys).
+Level: wire (the conversation the format carries, the pairing of its tool
+messages, and the request body's keys); robust for the tool messages in
+the calls' order (the format pairs by id; strict gateways expect the order).
 
 Production fingerprint: the model repeats "Let me check" every round (its own
 text never came back); a turn that dies on ``KeyError: 'delete_file'`` when the
@@ -62,9 +64,7 @@ from harness.contracts.turns import (
     unsafe_overlaps,
 )
 from harness.contracts.turns import tools as untidy_tools
-from harness.testing import ScriptedModel, pairing_violations
-
-pytestmark = pytest.mark.wire
+from harness.testing import ScriptedModel, content_text, pairing_violations
 
 # Every top-level key of a chat-completions request body (OpenAI's reference, and the provider
 # extensions the harness's options name: thinking, reasoning_effort).
@@ -96,20 +96,25 @@ def _turn(kernel):
     return model, tools, events, (started, finished)
 
 
+@pytest.mark.wire
 def test_requests_are_chat_completion_bodies(kernel):
     model, tools, _, _ = _turn(kernel)
     offered = sorted(OFFERED)
     for n, request in enumerate(model.requests, 1):
         unknown = sorted(set(request) - REQUEST_KEYS)
         names = sorted((t.get("function") or {}).get("name") for t in request.get("tools") or ())
-        assert not unknown and isinstance(request.get("model"), str) and request.get("model") and names == offered, (
-            f"request #{n} has the keys {sorted(request)} (unknown to the format: {unknown}), model="
-            f"{request.get('model', '<absent>')!r}, tools {names}; every request should name a model and offer "
-            f"{offered}, with only keys the chat-completions format defines"
+        assert not unknown, (
+            f"request #{n} has the keys {sorted(request)}, of which {unknown} are unknown to the chat-completions "
+            "format; every request should carry only keys the format defines"
         )
+        assert isinstance(request.get("model"), str) and request.get("model"), (
+            f"request #{n} has model={request.get('model', '<absent>')!r}; every request should name a model"
+        )
+        assert names == offered, f"request #{n} offers the tools {names}; every request should offer {offered}"
 
 
-def test_follow_ups_carry_the_text_and_answer_every_call_in_order(kernel):
+@pytest.mark.wire
+def test_follow_ups_carry_the_text_and_answer_every_call(kernel):
     model, tools, _, _ = _turn(kernel)
     for n, (request, calls) in enumerate(zip(model.requests[1:], (ROUND_1, ROUND_2)), 2):
         messages = request.get("messages") or []
@@ -122,19 +127,22 @@ def test_follow_ups_carry_the_text_and_answer_every_call_in_order(kernel):
             f"messages {json.dumps(messages)[:1500]}"
         )
         said = ROUNDS[n - 2]["content"]
-        assert (messages[at].get("content") or "") == said, (
+        assert (content_text(messages[at].get("content")) or "") == said, (
             f"request #{n}: the assistant message with the calls has content={messages[at].get('content')!r}, but "
             f"the model wrote {said!r} beside them"
         )
         answers = messages[at + 1 : at + 1 + len(calls)]
         ids = [m.get("tool_call_id") for m in answers]
-        assert ids == [c["id"] for c in calls] and all(m.get("role") == "tool" for m in answers), (
-            f"request #{n}: the messages after the calls answer {ids}, but should be one tool message per call in "
-            f"the order the model made them: {[c['id'] for c in calls]}"
+        # The format pairs a tool message with its call by id, in any order (the order is the robust test below).
+        assert sorted(map(str, ids)) == sorted(c["id"] for c in calls) and all(
+            m.get("role") == "tool" for m in answers), (
+            f"request #{n}: the messages after the calls answer {ids}, but should be one tool message per call, "
+            f"right after the calls: {[c['id'] for c in calls]} in any order"
         )
-        for call, message in zip(calls, answers):
+        by_id = {m.get("tool_call_id"): m for m in answers}
+        for call in calls:
             want = expected_output(call)
-            content = message.get("content")
+            content = content_text(by_id.get(call["id"], {}).get("content"))
             if want is None:
                 assert isinstance(content, str) and content.strip(), (
                     f"request #{n}: the call {call['id']} to {call['name']!r}, a tool the turn does not offer, is "
@@ -147,6 +155,28 @@ def test_follow_ups_carry_the_text_and_answer_every_call_in_order(kernel):
                 )
 
 
+
+@pytest.mark.robust
+def test_tool_messages_follow_the_order_of_their_calls(kernel):
+    """Robust: the answers in the order the model made the calls.
+
+    The format pairs a tool message with its call by id, so a kernel that answers in completion order is
+    correct on the wire; a gateway that translates to a positional format, and a reader of the history,
+    still see the calls and their answers out of step.
+    """
+    model, _, _, _ = _turn(kernel)
+    for n, (request, calls) in enumerate(zip(model.requests[1:], (ROUND_1, ROUND_2)), 2):
+        messages = request.get("messages") or []
+        at = next((k for k, m in enumerate(messages) if m.get("tool_calls")
+                   and sorted(c.get("id") for c in m["tool_calls"]) == sorted(c["id"] for c in calls)), None)
+        assert at is not None, f"request #{n} has no assistant message with the calls {[c['id'] for c in calls]}"
+        ids = [m.get("tool_call_id") for m in messages[at + 1 : at + 1 + len(calls)]]
+        assert ids == [c["id"] for c in calls], (
+            f"request #{n}: the tool messages after the calls answer {ids}, expected the order the model made "
+            f"the calls: {[c['id'] for c in calls]}"
+        )
+
+@pytest.mark.wire
 def test_tools_run_once_per_call_and_unsafe_ones_alone(kernel):
     _, tools, _, _ = _turn(kernel)
     want = {name: sorted(c["arguments"] for c in ROUND_1 + ROUND_2 if c["name"] == name) for name in OFFERED}
@@ -159,6 +189,7 @@ def test_tools_run_once_per_call_and_unsafe_ones_alone(kernel):
     )
 
 
+@pytest.mark.wire
 def test_each_round_is_persisted_in_order_at_its_time(kernel):
     _, tools, events, (started, finished) = _turn(kernel)
     assert len(events) == len(ROUNDS), f"{len(events)} events persisted, but the turn had {len(ROUNDS)} rounds"

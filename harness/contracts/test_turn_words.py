@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from harness.contracts.calls import valid
 from harness.contracts.persisted_events import shown
-from harness.testing import ScriptedModel, ScriptedTool, persisted_events
+from harness.testing import ScriptedModel, ScriptedTool, content_text, persisted_events
 
 pytestmark = pytest.mark.wire
 
@@ -54,7 +54,7 @@ def _turn(kernel, path: str):
 
 
 def _tool_contents(messages: list[dict]) -> dict:
-    return {m.get("tool_call_id"): m.get("content") for m in messages if m.get("role") == "tool"}
+    return {m.get("tool_call_id"): content_text(m.get("content")) for m in messages if m.get("role") == "tool"}
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -62,11 +62,11 @@ def test_requests_carry_the_question_and_each_tools_output(kernel, path):
     kernel = valid(kernel)
     model, _, outputs = _turn(kernel, path)
     for n, request in enumerate(model.requests, 1):
-        users = [m.get("content") for m in request.get("messages", []) if m.get("role") == "user"]
+        users = [content_text(m.get("content")) for m in request.get("messages", []) if m.get("role") == "user"]
         assert users == [QUESTION], f"{path} path: request #{n} sent the user messages {users}, expected [{QUESTION!r}]"
     sent = _tool_contents(model.requests[-1].get("messages", []))
     assert sent == outputs, f"{path} path: the follow-up request sent the tool outputs {sent}, expected {outputs}"
-    said = [m.get("content") for m in model.requests[-1].get("messages", []) if m.get("tool_calls")]
+    said = [content_text(m.get("content")) for m in model.requests[-1].get("messages", []) if m.get("tool_calls")]
     assert all(not text for text in said), (
         f"{path} path: the tool-call message of the follow-up request says {said}, but the model said nothing"
     )
@@ -89,8 +89,8 @@ def test_history_rendered_from_the_events_keeps_every_word(kernel, path):
     kernel = valid(kernel)
     _, events, outputs = _turn(kernel, path)
     history = kernel.render_history(events)
-    users = [m.get("content") for m in history if m.get("role") == "user"]
-    answers = [m.get("content") for m in history if m.get("role") == "assistant" and m.get("content")]
+    users = [content_text(m.get("content")) for m in history if m.get("role") == "user"]
+    answers = [content_text(m.get("content")) for m in history if m.get("role") == "assistant" and m.get("content")]
     assert users == [QUESTION], f"{path} path: the rendered history's user messages are {users}, not [{QUESTION!r}]"
     assert _tool_contents(history) == outputs, (
         f"{path} path: the rendered history has the tool outputs {_tool_contents(history)}, expected {outputs}"
@@ -110,7 +110,7 @@ def test_stored_results_render_as_their_tool_messages(kernel, events, data):
         contents = {r["tool_call_id"]: r["content"] for r in event["tool_results"]}
         expected += [(call["id"], contents[call["id"]] or "") for call in event["tool_calls"]]
     history = kernel.render_history(events)
-    got = [(m.get("tool_call_id"), m.get("content")) for m in history if m.get("role") == "tool"]
+    got = [(m.get("tool_call_id"), content_text(m.get("content"))) for m in history if m.get("role") == "tool"]
     assert sorted(got, key=repr) == sorted(expected, key=repr), (
         f"the rendered tool messages are {got}, but should be {expected} in some order: each result verbatim "
         f"under its call id, a result stored as null sent as ''; events {shown(events, 1500)}"

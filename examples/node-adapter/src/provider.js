@@ -13,7 +13,8 @@
  * low/high/max and the server reads medium as high, so medium goes as low. With
  * `tools`, earlier assistant turns carry `reasoning_content` by the rule of the
  * era (r1: never; v3.2: turns with tool calls; current: every turn), with `""`
- * backfilled and real values never overwritten.
+ * backfilled and real values never overwritten; a null `reasoning_content` is
+ * never sent (DeepSeek gets the field as a string or not at all).
  *
  * Generic: never `thinking` nor `reasoning_content` (strict endpoints reject
  * unknown message fields); the effort word passes through.
@@ -72,7 +73,9 @@ function forGeneric(body, options) {
 
 function forDeepSeek(body, options) {
   switchThinking(body, options);
-  body.messages = carryReasoning(body.messages ?? [], options.era, Boolean(body.tools?.length));
+  // The field goes as a string or not at all: a null (an old record's) is no reasoning.
+  body.messages = carryReasoning(body.messages ?? [], options.era, Boolean(body.tools?.length))
+    .map((m) => (m.reasoning_content === null ? withoutReasoning(m) : m));
   return body;
 }
 

@@ -16,6 +16,10 @@ Two players, one interface (:func:`play` picks):
   ``options["provider_url"]`` (the provider the loopback server plays, for the
   adapter's profile choice). What was sent is read from the server's record.
 
+Both players can answer streams in a content coding (``coding``: gzip,
+deflate or br, :mod:`harness.content_coding`), used only when the request's
+``Accept-Encoding`` offers one, as a real server does.
+
 ``python -m harness.replay FILE...`` scans cassettes for credentials.
 """
 
@@ -33,7 +37,9 @@ from urllib.parse import parse_qsl, urlsplit
 import vcr
 import yaml
 from vcr.cassette import Cassette
-from vcr.request import Request
+from vcr.request import HeadersDict, Request
+
+from harness.content_coding import IDENTITY, choose, encode
 
 CASSETTES = Path(__file__).parent / "cassettes"
 ENDPOINT = "/chat/completions"
@@ -105,9 +111,10 @@ class Replay:
 class SentRequest:
     """A request the loopback provider received, in the shape of vcrpy's ``Request`` the contracts read."""
 
+    method: str
     uri: str
     body: bytes
-    headers: dict
+    headers: HeadersDict  # names case-insensitive, as in vcrpy's
 
 
 class Served:
@@ -132,7 +139,8 @@ class Served:
 
     @property
     def sent(self) -> list[SentRequest]:
-        return [SentRequest(self.provider.origin + e.path, e.body, e.headers) for e in self.provider.record.exchanges]
+        return [SentRequest(e.method, self.provider.origin + e.path, e.body, HeadersDict(e.headers))
+                for e in self.provider.record.exchanges]
 
     def sent_bodies(self) -> list[dict]:
         return self.provider.record.bodies()
@@ -153,34 +161,35 @@ def over_bridge(adapter) -> bool:
 
 
 @contextmanager
-def play(name: str | Path, adapter, *, delivery=None) -> Iterator[Replay | Served]:
+def play(name: str | Path, adapter, *, delivery=None, coding: str = IDENTITY) -> Iterator[Replay | Served]:
     """The cassette ``name`` (bundled name or path) played the way ``adapter`` can be reached.
 
     In-process: vcrpy's player (``delivery`` is ignored: it hands over whole
-    bodies). Over the bridge: the loopback provider, with ``delivery``.
+    bodies). Over the bridge: the loopback provider, with ``delivery``. Both
+    answer streams in ``coding`` when the request offers it.
     """
     if over_bridge(adapter) or delivery is not None:
-        with serve(name, delivery=delivery) as served:
+        with serve(name, delivery=delivery, coding=coding) as served:
             yield served
     else:
-        with replay(name) as played:
+        with replay(name, coding=coding) as played:
             yield played
 
 
 @contextmanager
-def serve(name: str | Path, *, delivery=None) -> Iterator[Served]:
+def serve(name: str | Path, *, delivery=None, coding: str = IDENTITY) -> Iterator[Served]:
     """Serve the cassette ``name`` on 127.0.0.1 with the lenient gateway profile (the contracts judge)."""
     from harness.loopback.server import LoopbackProvider
     from harness.loopback.sources import CassetteSource
 
     source = CassetteSource(name)
     kwargs = {"delivery": delivery} if delivery is not None else {}
-    with LoopbackProvider(source=source, profile="gateway", **kwargs) as provider:
+    with LoopbackProvider(source=source, profile="gateway", coding=coding, **kwargs) as provider:
         yield Served(provider, source.player)
 
 
 @contextmanager
-def replay(name: str | Path) -> Iterator[Replay]:
+def replay(name: str | Path, *, coding: str = IDENTITY) -> Iterator[Replay]:
     """Play ``cassettes/{name}.yaml`` to every HTTP client vcrpy patches; nothing reaches the network."""
     player = vcr.VCR(record_mode="none")
     path = Path(name) if Path(name).suffix in (".yaml", ".yml") else CASSETTES / f"{name}.yaml"
@@ -190,11 +199,24 @@ def replay(name: str | Path) -> Iterator[Replay]:
 
         def play_and_keep(request: Request) -> dict:
             played.sent.append(request)
-            return answer(request)
+            return _coded(answer(request), choose(coding, request.headers.get("Accept-Encoding")))
 
         # The stubs call this once per request they answer: the requests actually sent.
         cassette.play_response = play_and_keep
         yield played
+
+
+def _coded(response: dict, coding: str) -> dict:
+    """A recorded response as sent in ``coding``: a stream's body compressed, with its ``Content-Encoding``."""
+    headers = {k.lower(): v for k, v in response.get("headers", {}).items()}
+    streamed = any("text/event-stream" in v for v in headers.get("content-type", ())) and (
+        response["status"]["code"] < 400)
+    if coding == IDENTITY or not streamed:
+        return response
+    body = response["body"]["string"]
+    [coded] = encode([body.encode("utf-8") if isinstance(body, str) else body], coding)
+    return {**response, "headers": {**response["headers"], "Content-Encoding": [coding]},
+            "body": {**response["body"], "string": coded}}
 
 
 def _streamed_round(body: bytes) -> Round:

@@ -105,3 +105,20 @@ def test_the_player_records_what_was_sent_and_refuses_the_network():
                 client.post("https://elsewhere.example.org/v1/chat/completions", json={})
     assert played.base_url == "https://gateway.example.com/v1"
     assert played.sent_bodies() == [{"probe": 1}] and played.unplayed() == 1
+
+
+@pytest.mark.parametrize("coding, offer, expected", [
+    ("gzip", "gzip, deflate", "gzip"),
+    ("br", "br", "br"),
+    ("br", "gzip, deflate", "gzip"),  # br not offered: the best offered coding instead
+    ("deflate", "identity", None),
+    ("identity", "gzip, deflate, br", None),
+])
+def test_the_player_compresses_a_stream_only_in_a_coding_the_request_offers(coding, offer, expected):
+    import httpx
+
+    recorded = yaml.safe_load((CASSETTES / "gateway_index_zero.yaml").read_text(encoding="utf-8"))
+    first = recorded["interactions"][0]["response"]["body"]["string"].encode("utf-8")
+    with replay("gateway_index_zero", coding=coding) as played, httpx.Client() as client:
+        response = client.post(f"{played.base_url}/chat/completions", json={}, headers={"Accept-Encoding": offer})
+    assert response.headers.get("Content-Encoding") == expected and response.content == first

@@ -182,3 +182,44 @@ def test_harness_serve_prints_each_request_and_writes_its_record(tmp_path):
     assert "#1 POST /v1/chat/completions -> 400" in out and "[provider] reasoning-missing (request #1, message #1" in out
     [exchange] = json.loads(record.read_text(encoding="utf-8"))
     assert exchange["violations"][0]["rule"] == "reasoning-missing" and exchange["status"] == 400
+
+
+@pytest.mark.parametrize("coding, offer, expected", [
+    ("gzip", "gzip, deflate", "gzip"),
+    ("deflate", "gzip, deflate", "deflate"),
+    ("br", "br, gzip", "br"),
+    ("br", "gzip, deflate", "gzip"),  # br not offered: the best offered coding instead
+    ("br", "deflate;q=0.5, gzip;q=0.8", "gzip"),
+    ("gzip", "identity", None),
+    ("gzip", "gzip;q=0, deflate", "deflate"),
+    ("gzip", None, None),  # no Accept-Encoding: an identity body
+    ("identity", "gzip, deflate, br", None),
+])
+def test_a_stream_is_compressed_only_in_a_coding_the_request_offers(coding, offer, expected):
+    with LoopbackProvider(scenario="thinking-tools", coding=coding) as plain_provider:
+        plain = httpx.post(plain_provider.base_url + "/chat/completions", json=_body(),
+                           headers={"Accept-Encoding": "identity"}, timeout=10).content
+    with LoopbackProvider(scenario="thinking-tools", coding=coding) as provider, httpx.Client(timeout=10) as client:
+        client.headers.pop("Accept-Encoding")
+        response = client.post(provider.base_url + "/chat/completions", json=_body(),
+                               headers={"Accept-Encoding": offer} if offer is not None else {})
+    assert response.headers.get("Content-Encoding") == expected
+    assert response.content == plain and provider.record.exchanges[-1].response == plain
+
+
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "br"])
+@pytest.mark.parametrize("mode", ["inside-events", "inside-crlf", "inside-utf8", "bytes"])
+def test_every_delivery_keeps_its_cuts_in_a_coding(mode, coding):
+    """Each piece is flushed on its own: decoded read by read, the pieces are the delivery's own cuts."""
+    import zlib
+
+    import brotli
+
+    delivery = Delivery(mode, 7 if mode == "bytes" else 0, delay=0.005)
+    with LoopbackProvider(scenario="thinking-tools", delivery=delivery, coding=coding) as provider:
+        response, pieces, exchange = _stream(provider, _body())
+    assert response.headers["Content-Encoding"] == coding and len(pieces) == exchange.pieces > 2
+    decoder = brotli.Decompressor() if coding == "br" else zlib.decompressobj(31 if coding == "gzip" else 15)
+    decoded = [decoder.process(p) if coding == "br" else decoder.decompress(p) for p in pieces]
+    plain = delivery.pieces(exchange.response)
+    assert decoded == plain, (decoded[:3], plain[:3])

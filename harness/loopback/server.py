@@ -12,7 +12,8 @@ checked against the provider profile (:mod:`~harness.loopback.profiles`),
 refused with the provider's own status and error body when the profile says
 so, and otherwise answered from the source: a vcrpy cassette or a scripted
 scenario. A streamed answer goes out in the pieces the delivery setting cuts
-(:mod:`~harness.loopback.delivery`); a request without ``"stream": true`` gets
+(:mod:`~harness.loopback.delivery`), in a content coding the request offers
+when one is preferred (:mod:`harness.content_coding`); a request without ``"stream": true`` gets
 the same round as one ``chat.completion`` object.
 
 It listens on a loopback address only, unless ``allow_remote=True`` is given
@@ -31,6 +32,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from harness.content_coding import IDENTITY, choose, encode
 from harness.loopback import answers
 from harness.loopback.completion import fold
 from harness.loopback.delivery import WHOLE, Delivery
@@ -70,6 +72,7 @@ class LoopbackProvider:
         profile: str | Profile = "gateway",
         era: str = DEFAULT_ERA,
         delivery: Delivery = WHOLE,
+        coding: str = IDENTITY,
         allowed_tools: frozenset[str] | set[str] | None = None,
         host: str = DEFAULT_HOST,
         port: int = 0,
@@ -91,6 +94,7 @@ class LoopbackProvider:
         self.source = source
         self.profile = make_profile(profile, era) if isinstance(profile, str) else profile
         self.delivery = delivery
+        self.coding = coding  # the content coding streams prefer, used when the request offers it
         self.host = host
         self.port = port
         self.record = Record()
@@ -171,7 +175,8 @@ class LoopbackProvider:
         return self.origin + self.source.base_path
 
     def describe(self) -> str:
-        return (f"{self.source.name}, profile {self.profile.describe()}, delivery {self.delivery.describe()}, "
+        coded = f", {self.coding} when offered" if self.coding != IDENTITY else ""
+        return (f"{self.source.name}, profile {self.profile.describe()}, delivery {self.delivery.describe()}{coded}, "
                 f"at {self.base_url}")
 
     # -- one request --------------------------------------------------------------------------------------
@@ -218,15 +223,18 @@ class LoopbackProvider:
     async def _stream(self, request: web.Request, exchange, body: bytes) -> web.StreamResponse:
         pieces = self.delivery.pieces(body)
         exchange.status, exchange.response, exchange.pieces = 200, b"".join(pieces), len(pieces)
-        response = web.StreamResponse(status=200, headers={"Content-Type": "text/event-stream; charset=utf-8",
-                                                           "Cache-Control": "no-cache"})
+        coding = choose(self.coding, request.headers.get("Accept-Encoding"))
+        headers = {"Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"}
+        if coding != IDENTITY:
+            headers["Content-Encoding"] = coding
+        response = web.StreamResponse(status=200, headers=headers)
         await response.prepare(request)
         transport = request.transport
         sock = transport.get_extra_info("socket") if transport is not None else None
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # each piece leaves when written
         try:
-            for n, piece in enumerate(pieces):
+            for n, piece in enumerate(encode(pieces, coding)):
                 if n and self.delivery.delay:
                     await asyncio.sleep(self.delivery.delay)
                 await response.write(piece)

@@ -18,6 +18,8 @@ from harness.reference.provider import transform_request
 from harness.reference.stream import parse_stream
 
 API_KEY_ENV = "HARNESS_API_KEY"  # sent as a bearer token when set (live recording)
+METHOD = "POST"  # pragma: no mutate (equivalent: `"POST"` -> `"post"`: httpx upper-cases the method, so "post" sends POST)
+AUTHORIZATION = "Authorization"  # pragma: no mutate (equivalent: `"Authorization"` -> `"authorization"`, `"Authorization"` -> `"AUTHORIZATION"`: HTTP header names are case-insensitive)
 TIMEOUT = httpx.Timeout(120.0, connect=10.0)
 _SHOWN = 500  # characters of an error body quoted in the exception
 
@@ -42,7 +44,7 @@ class HttpModel:
         body = transform_request(request, self.options)
         if self.model:
             body["model"] = self.model
-        with self.client.stream("POST", self.url, json=body, headers=_headers()) as response:  # pragma: no mutate (out of scope: `"POST"` -> `"post"`, `headers=_headers()` -> `headers=None`, `headers=_headers()` -> ``: live-recording credentials; method case)
+        with self.client.stream(METHOD, self.url, json=body, headers=_headers()) as response:
             raw = b"".join(response.iter_bytes())
         if response.status_code >= 400:
             raise ProviderHTTPError(response.status_code, self.url, raw.decode(errors="replace"))  # pragma: no mutate (out of scope: `self.url` -> `None`: error wording, the address shown only in the message)
@@ -57,5 +59,5 @@ def run_http_turn(base_url: str, user_input: str, tools: list[Any], options: dic
 
 
 def _headers() -> dict[str, str]:
-    key = os.environ.get(API_KEY_ENV)  # pragma: no mutate (out of scope: `os.environ.get(API_KEY_ENV)` -> `None`: live-recording credentials)
-    return {"Authorization": f"Bearer {key}"} if key else {}  # pragma: no mutate (out of scope: live-recording credentials)
+    key = os.environ.get(API_KEY_ENV)
+    return {AUTHORIZATION: f"Bearer {key}"} if key else {}

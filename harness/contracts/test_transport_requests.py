@@ -15,17 +15,22 @@ configured ``model`` (without one configured, the adapter's own: never null),
 the tools of the turn and the user's question; a base
 URL written with a trailing slash reaches the same endpoint. Every request is
 a ``POST`` with ``Content-Type: application/json`` (parameters such as
-``charset`` allowed) and a body that is a JSON object. The API key is read
-from ``HARNESS_API_KEY`` (where ``harness record`` puts it): with a key
-configured every request carries exactly ``Authorization: Bearer KEY``;
-with none, no request carries an ``Authorization`` header at all, never
-``Bearer None`` (over the bridge the key is the one the bridge process
+``charset`` allowed) and a body that is a JSON object. An
+``Authorization`` header, wherever the adapter takes its key from, is
+``Bearer`` and a real token, never a placeholder a missing key turns into
+(``Bearer None``, ``Bearer null``, ``Bearer undefined``, an empty token).
+The harness's own convention (policy): the key is read from
+``HARNESS_API_KEY`` (where ``harness record`` puts it), so with a key
+configured every request carries exactly ``Authorization: Bearer KEY``,
+and with none no request carries an ``Authorization`` header (over the bridge the key is the one the bridge process
 inherited at its start, so the half the session's environment does not
 match is not applicable). (The ``Accept`` header is not part of the
 rule: ``stream`` is what asks for a stream, and OpenAI's own Python client
 sends ``Accept: application/json`` on streamed requests.)
 
-Level: wire (the format's request body, endpoint and bearer authentication).
+Level: wire (the format's request body, endpoint and bearer authentication);
+policy for the key's variable: an adapter may read its key from a variable
+of its own (``OPENAI_API_KEY``), which the format does not decide.
 
 Production fingerprint: the provider answers a plain JSON completion the SSE
 parser reads as nothing; or the follow-up round, sent
@@ -41,9 +46,8 @@ import pytest
 
 from harness.guard import NotApplicable
 from harness.replay import over_bridge
-from harness.testing import ScriptedTool, play
+from harness.testing import ScriptedTool, content_text, play
 
-pytestmark = pytest.mark.wire
 
 CASSETTE = "openai_parallel_tool_calls"
 QUESTION = "Weather in Paris and Tokyo, and the time in Tokyo?"
@@ -59,6 +63,7 @@ def _sent_requests(transport, trailing: str = "", options: dict = OPTIONS):
     return played, {tool.name for tool in tools}
 
 
+@pytest.mark.wire
 def test_every_request_asks_for_a_stream_of_the_configured_model_with_the_tools(transport):
     played, tool_names = _sent_requests(transport)
     assert len(played.sent) >= 2, f"the client sent {len(played.sent)} request(s), but {CASSETTE} plays 2 rounds"
@@ -69,10 +74,11 @@ def test_every_request_asks_for_a_stream_of_the_configured_model_with_the_tools(
             f"request #{n} sent {shape}, but should ask for a stream of the configured model {OPTIONS['model']!r}"
         )
         assert offered == tool_names, f"request #{n} offered the tools {sorted(offered)}, expected {sorted(tool_names)}"
-        users = [m.get("content") for m in body.get("messages") or () if m.get("role") == "user"]
+        users = [content_text(m.get("content")) for m in body.get("messages") or () if m.get("role") == "user"]
         assert users == [QUESTION], f"request #{n} sent the user messages {users}, expected [{QUESTION!r}]"
 
 
+@pytest.mark.wire
 def test_a_base_url_ending_in_a_slash_reaches_the_same_endpoint(transport):
     played, _ = _sent_requests(transport, trailing="/")
     uris = [request.uri for request in played.sent]
@@ -82,6 +88,7 @@ def test_a_base_url_ending_in_a_slash_reaches_the_same_endpoint(transport):
     )
 
 
+@pytest.mark.wire
 def test_without_a_model_option_every_request_still_names_a_model(transport):
     options = {key: value for key, value in OPTIONS.items() if key != "model"}
     played, _ = _sent_requests(transport, options=options)
@@ -92,6 +99,7 @@ def test_without_a_model_option_every_request_still_names_a_model(transport):
     )
 
 
+@pytest.mark.wire
 def test_every_request_is_a_json_post(transport):
     played, _ = _sent_requests(transport)
     assert played.sent, f"the client sent no request, but {CASSETTE} plays 2 rounds"
@@ -118,6 +126,7 @@ def _authorizations(transport, monkeypatch, key: str | None) -> list[str]:
     return [request.headers.get("Authorization", "<absent>") for request in played.sent]
 
 
+@pytest.mark.policy
 def test_a_configured_key_goes_as_its_bearer_token(transport, monkeypatch):
     sent = _authorizations(transport, monkeypatch, KEY)
     assert sent == [f"Bearer {KEY}"] * len(sent), (
@@ -126,9 +135,24 @@ def test_a_configured_key_goes_as_its_bearer_token(transport, monkeypatch):
     )
 
 
+@pytest.mark.policy
 def test_without_a_key_no_request_sends_authorization(transport, monkeypatch):
     sent = _authorizations(transport, monkeypatch, None)
     assert sent == ["<absent>"] * len(sent), (
         f"with {KEY_ENV} not set the requests sent the Authorization headers {sent}, but without a key none "
         "should send one (never 'Bearer None' nor an empty token)"
+    )
+
+
+PLACEHOLDERS = {"", "none", "null", "undefined"}
+
+
+@pytest.mark.wire
+def test_no_request_sends_a_placeholder_token(transport, monkeypatch):
+    sent = _authorizations(transport, monkeypatch, None)
+    bad = [header for header in sent if header != "<absent>"
+           and (not header.startswith("Bearer ") or header.removeprefix("Bearer ").strip().lower() in PLACEHOLDERS)]
+    assert not bad, (
+        f"with {KEY_ENV} not set the requests sent the Authorization headers {sent}; a header, if sent, should be "
+        "'Bearer ' and a real token, never a placeholder for a missing key"
     )

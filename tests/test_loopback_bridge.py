@@ -1,5 +1,6 @@
 """Transport over the bridge: the harness serves cassettes and scenarios on loopback to an adapter in Node."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -55,7 +56,9 @@ def test_the_split_event_bug_turns_the_delivery_contracts_red(tmp_path):
 
 
 def test_the_examples_known_bugs_are_killed_by_the_transport_contracts():
+    # The example's runner command calls `harness`: the one installed beside this interpreter.
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     run = subprocess.run([sys.executable, "-m", "harness", "mutate", "--config", str(EXAMPLE / "mutants.toml")],
-                         capture_output=True, text=True, timeout=900, cwd=ROOT)
+                         capture_output=True, text=True, timeout=900, cwd=ROOT, env={**os.environ, "PATH": path})
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "killed    split-event" in run.stdout and "killed    utf8-split" in run.stdout, run.stdout

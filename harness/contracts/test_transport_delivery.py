@@ -40,6 +40,7 @@ import json
 import pytest
 
 from harness.content_coding import IDENTITY, choose
+from harness.contracts.calls import valid
 from harness.testing import Delivery, LoopbackProvider, ScriptedTool, pairing_violations, same_arguments
 
 pytestmark = pytest.mark.wire
@@ -76,7 +77,7 @@ class CityTool(ScriptedTool):
 def _turn(transport, delivery, coding):
     tools = [CityTool("get_weather"), CityTool("get_forecast")]
     with LoopbackProvider(scenario="split-stream", delivery=delivery, coding=coding) as provider:
-        result = transport.run_http_turn(provider.base_url, QUESTION, tools, {})
+        result = valid(transport).run_http_turn(provider.base_url, QUESTION, tools, {})
     return provider.record.exchanges, tools, result
 
 

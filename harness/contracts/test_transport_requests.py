@@ -44,6 +44,7 @@ import os
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.guard import NotApplicable
 from harness.replay import over_bridge
 from harness.testing import ScriptedTool, content_text, play
@@ -59,7 +60,7 @@ KEY = "sk-contract-0123456789"
 def _sent_requests(transport, trailing: str = "", options: dict = OPTIONS):
     tools = [ScriptedTool("get_time"), ScriptedTool("get_weather")]
     with play(CASSETTE, transport) as played:
-        transport.run_http_turn(played.base_url + trailing, QUESTION, tools, played.options(options))
+        valid(transport).run_http_turn(played.base_url + trailing, QUESTION, tools, played.options(options))
     return played, {tool.name for tool in tools}
 
 

@@ -36,6 +36,7 @@ import json
 
 import pytest
 
+from harness.contracts.calls import valid
 from harness.request_examples import host_of
 from harness.testing import ScriptedTool, pairing_violations, play, same_arguments
 
@@ -75,7 +76,7 @@ def _turn(transport, cassette: str):
     question, options, calls = CASES[cassette]
     tools = [ScriptedTool(name) for name in sorted({name for name, _ in calls.values()})]
     with play(cassette, transport) as played:
-        transport.run_http_turn(played.base_url, question, tools, played.options(options))
+        valid(transport).run_http_turn(played.base_url, question, tools, played.options(options))
     assert not played.unplayed(), (
         f"the client sent {len(played.sent)} request(s), but {cassette} holds {len(played.cassette)}: "
         "the follow-up request was never sent"

@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.children import Children
+from harness.processes import Children
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.copy_executor import CopyExecutor
 from harness.mutation.executor import ContractsExecutor

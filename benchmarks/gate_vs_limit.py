@@ -24,9 +24,9 @@ import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from harness.children import Children
+from harness.processes import Children
 from harness.mutation.catalogue import load_catalogue
-from harness.mutation.command import BUNDLED_CATALOGUE
+from harness.cli.mutate import BUNDLED_CATALOGUE
 from harness.mutation.copy_executor import CopyExecutor, Selection
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.runner import KnownBugRun

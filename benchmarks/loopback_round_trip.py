@@ -22,8 +22,8 @@ import time
 from harness.loopback import LoopbackProvider
 from harness.loopback.sources import CassetteSource
 from harness.reference import adapter as reference
-from harness.replay import replay
-from harness.scripted import ScriptedTool
+from harness.testing.cassettes import replay
+from harness.testing.scripted import ScriptedTool
 
 CASSETTE = "openai_parallel_tool_calls"
 QUESTION = "Weather in Paris and Tokyo, and the time in Tokyo?"

@@ -21,9 +21,9 @@ import argparse
 import statistics
 import time
 
-from harness.children import Children
+from harness.processes import Children
 from harness.mutation.catalogue import load_catalogue
-from harness.mutation.command import BUNDLED_CATALOGUE
+from harness.cli.mutate import BUNDLED_CATALOGUE
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project

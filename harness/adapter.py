@@ -40,8 +40,8 @@ a Python object or to a bridge process:
 
 ``kernel``
     ``run_turn(user_input, model, tools) -> dict``: run one agent turn in which
-    ``model`` (a :class:`harness.scripted.ScriptedModel`) plays the LLM and
-    ``tools`` (:class:`harness.scripted.ScriptedTool`) the tools. Returns
+    ``model`` (a :class:`harness.testing.scripted.ScriptedModel`) plays the LLM and
+    ``tools`` (:class:`harness.testing.scripted.ScriptedTool`) the tools. Returns
     ``{"events": [persisted event, ...]}``; the requests it sent are kept by
     the scripted model itself, so the adapter cannot misreport them.
     ``render_history(events, base_url=None) -> list[dict]``: persisted events
@@ -66,7 +66,7 @@ a Python object or to a bridge process:
     ``run_http_turn(base_url, user_input, tools, options) -> dict``: run one
     agent turn whose LLM rounds go through the adapter's real HTTP client as
     streamed ``POST {base_url}/chat/completions`` requests; ``tools`` are
-    :class:`harness.scripted.ScriptedTool`; ``options`` as for
+    :class:`harness.testing.scripted.ScriptedTool`; ``options`` as for
     ``transform_request`` without ``base_url``, plus an optional ``"model"``.
     Returns ``{"events": [persisted event, ...]}``. The harness answers from a
     recorded cassette and reads what was sent from the player, not from the

@@ -16,3 +16,15 @@ def clip_repr(value: object, limit: int = LIMIT) -> str:
     if isinstance(value, (str, bytes)) and len(value) > limit:
         return f"{value[:limit]!r}... ({len(value)} {'characters' if isinstance(value, str) else 'bytes'})"
     return clip(repr(value), limit)
+
+
+def shown(value: object, limit: int = 1500) -> str:
+    """``value`` for an assertion message: bytes decoded, anything else as its repr, cut to ``limit``."""
+    if isinstance(value, bytes):
+        return clip(value.decode("utf-8", "replace"), limit)
+    return clip_repr(value, limit)
+
+
+def shown_call(args: tuple, kwargs: dict, limit: int = LIMIT) -> str:
+    """A call's arguments as ``a, b, k=v``, each value cut to ``limit``."""
+    return ", ".join([*(clip_repr(a, limit) for a in args), *(f"{k}={clip_repr(v, limit)}" for k, v in kwargs.items())])

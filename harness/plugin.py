@@ -6,7 +6,7 @@ loaded, no adapter imported). For the contracts it
 
 - imports each contract module under the harness's Hypothesis profile
   (``--harness-profile``), so other tests keep their own settings;
-- checks that every contract has exactly one rule level (:mod:`harness.levels`)
+- checks that every contract has exactly one rule level (:mod:`harness.rules.levels`)
   and records its level and capability as JUnit properties;
 - loads the adapter once, when the first contract is collected, and prints
   what is under test (adapter, levels, policies, profile, seed);
@@ -17,7 +17,7 @@ loaded, no adapter imported). For the contracts it
   a contract it could not run (crash, hang, malformed reply) gets the status
   *error*, and the adapter's stderr goes into that contract's report;
 - an in-process adapter's fault (a hang, a ``BaseException`` that is not an
-  ``Exception``, ``os._exit``, a value too deep or too large: ``harness.guard``)
+  ``Exception``, ``os._exit``, a value too deep or too large: ``harness.under_test.guard``)
   is an *error* of the contract too, and the run goes on.
 """
 
@@ -29,12 +29,14 @@ from pathlib import Path
 
 import pytest
 
-from harness import failures, levels, profiles
+from harness.under_test import failures
+from harness.rules import levels
+from harness.config import hypothesis_profiles as profiles
 from harness.adapter import CAPABILITIES, FIXTURE_NAMES, AdapterError, LoadedAdapter, load_adapter, resolve_spec
 from harness.bridge import DEFAULT_TIMEOUT, BridgeAdapter, BridgeError, load_bridge
-from harness.guard import NOT_APPLICABLE, AdapterFault, GuardedAdapter, NotApplicable
-from harness.policy import Policies, PolicyError, load_policies
-from harness.reasoning_rules import DEFAULT_ERA, ERAS
+from harness.under_test.guard import NOT_APPLICABLE, AdapterFault, GuardedAdapter, NotApplicable
+from harness.rules.policy import Policies, PolicyError, load_policies
+from harness.rules.reasoning import DEFAULT_ERA, ERAS
 
 ADAPTER_ERROR = "error"  # the contract could not run: the adapter faulted, or its process crashed or broke the protocol
 CONTRACTS_DIR = Path(__file__).resolve().parent / "contracts"
@@ -90,7 +92,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="set a policy the policy-level contracts hold the adapter to (repeatable; see harness/policy.py); "
+        help="set a policy the policy-level contracts hold the adapter to (repeatable; see harness/rules/policy.py); "
         "also read from [tool.harness.policy] in ./pyproject.toml",
     )
     group.addoption(
@@ -314,7 +316,7 @@ def deepseek_era(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="session")
 def policy(request: pytest.FixtureRequest) -> Policies:
-    """The policy values the policy-level contracts hold the adapter to (:mod:`harness.policy`)."""
+    """The policy values the policy-level contracts hold the adapter to (:mod:`harness.rules.policy`)."""
     return policies(request.config)
 
 
@@ -365,7 +367,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 
 def _could_not_run(exc: BaseException) -> bool:
-    """The adapter faulted (:class:`harness.guard.AdapterFault`) or its bridge broke (for a group: every part did)."""
+    """The adapter faulted (:class:`harness.under_test.guard.AdapterFault`) or its bridge broke (for a group: every part did)."""
     if isinstance(exc, BaseExceptionGroup):
         return all(_could_not_run(part) for part in exc.exceptions)
     return isinstance(exc, (BridgeError, AdapterFault))

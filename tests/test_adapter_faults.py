@@ -127,7 +127,7 @@ def test_a_spinning_adapter_times_out_in_each_contract_and_the_run_completes():
 def test_an_abandoned_spinning_call_is_stopped():
     from sample_adapters import spins
 
-    from harness.guard import AdapterTimeout, GuardedAdapter
+    from harness.under_test.guard import AdapterTimeout, GuardedAdapter
 
     guarded = GuardedAdapter(spins, spins.name, timeout=0.2)
     with pytest.raises(AdapterTimeout, match=r"parse_stream\(b'tool_calls'\) did not return within 0.2 s"):

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from harness.bridge import load_bridge
-from harness.children import Children, current
+from harness.processes import Children, current
 from harness.exit_codes import INTERRUPTED
 from test_mutation_faults import _alive
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.failures import describe
+from harness.under_test.failures import describe
 
 TESTS = Path(__file__).parent
 

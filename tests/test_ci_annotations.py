@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness import ci_annotations
+from harness.report import annotations as ci_annotations
 from test_foreign_runner import CALC, RUNNER, TEST_CALC
 
 TESTS = Path(__file__).parent

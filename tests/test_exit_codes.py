@@ -78,10 +78,10 @@ def test_a_bug_in_the_harness_is_an_internal_error(command, monkeypatch, capsys)
     def broken(*args, **kwargs):
         raise RuntimeError("planted")
 
-    monkeypatch.setattr("harness.check.run_check", broken)
-    monkeypatch.setattr("harness.mutation.command.run_known_bugs", broken)
-    monkeypatch.setattr("harness.nightly.command.run_nightly", broken)
-    monkeypatch.setattr("harness.nightly.command.run_merge", broken)
+    monkeypatch.setattr("harness.cli.check.run_check", broken)
+    monkeypatch.setattr("harness.cli.mutate.run_known_bugs", broken)
+    monkeypatch.setattr("harness.cli.nightly.run_nightly", broken)
+    monkeypatch.setattr("harness.cli.nightly.run_merge", broken)
     argv = {"report": ["report", "merge", "x.json", "-o", "out"]}.get(command, [command])
     assert main(argv) == exit_codes.INTERNAL
     err = capsys.readouterr().err

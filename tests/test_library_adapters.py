@@ -188,7 +188,7 @@ def test_litellm_transform_goes_through_litellms_deepseek_provider():
 
 def test_harness_does_not_import_the_library_adapters():
     code = (
-        "import sys, harness, harness.plugin, harness.cli, harness.check;"
+        "import sys, harness, harness.plugin, harness.cli, harness.cli.check;"
         "print([m for m in sys.modules if m.startswith('harness.libraries')"
         " or m.split('.')[0] in ('openai', 'litellm', 'langchain_openai')])"
     )

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from harness import exit_codes
-from harness.children import run_owned
+from harness.processes import run_owned
 from harness.loopback.probe import KEPT_OUTPUT
 
 ROOT = Path(__file__).resolve().parents[1]

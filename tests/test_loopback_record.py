@@ -13,8 +13,9 @@ import yaml
 from harness import exit_codes
 
 from harness.loopback import LoopbackProvider
-from harness.replay import credential_findings, replay
-from harness.scripted import ScriptedTool
+from harness.loopback.credentials import credential_findings
+from harness.testing.cassettes import replay
+from harness.testing.scripted import ScriptedTool
 from harness.reference import adapter as reference
 
 KEY = "sk-test0123456789abcdefghij"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from harness.message_text import content_text
+from harness.rules.text import content_text
 
 PARTS = [{"type": "text", "text": "Do"}, {"type": "text", "text": "ne."}]
 

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import textwrap
 
-from harness.profiles import PROFILES
+from harness.config.hypothesis_profiles import PROFILES
 
 
 def test_every_profile_reports_multiple_bugs():

@@ -9,8 +9,8 @@ known bug and must be killed with kind ``crash``, in memory and in a copy.
 import pytest
 
 from harness.mutation.catalogue import load_catalogue
-from harness.children import Children
-from harness.mutation.command import BUNDLED_CATALOGUE
+from harness.processes import Children
+from harness.cli.mutate import BUNDLED_CATALOGUE
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.outcome import Verdict
 from harness.mutation.runner import KnownBugRun

@@ -18,8 +18,8 @@ import pytest
 
 from harness import exit_codes
 from harness.mutation.catalogue import load_catalogue
-from harness.children import Children
-from harness.mutation.command import BUNDLED_CATALOGUE
+from harness.processes import Children
+from harness.cli.mutate import BUNDLED_CATALOGUE
 from harness.mutation.copy_executor import read_probe_output
 from harness.mutation.engine import Reply
 from harness.mutation.executor import ContractsExecutor
@@ -221,7 +221,7 @@ def test_the_per_mutant_budget_never_limits_the_baseline(tmp_path):
 
 
 def test_nightly_known_bug_phase_ends_its_workers_before_mutmut():
-    from harness.nightly.command import _known_bugs
+    from harness.cli.nightly import _known_bugs
 
     catalogue = load_catalogue(BUNDLED_CATALOGUE)
     one = type(catalogue)(catalogue.path, catalogue.mutants[:1], None)

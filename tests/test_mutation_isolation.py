@@ -19,7 +19,7 @@ from pathlib import Path
 from harness.mutation.catalogue import load_catalogue
 from harness.exit_codes import INTERRUPTED as EXIT_INTERRUPTED
 from harness.exit_codes import SURVIVED as EXIT_SURVIVED
-from harness.mutation.command import BUNDLED_CATALOGUE, exit_code
+from harness.cli.mutate import BUNDLED_CATALOGUE, exit_code
 from harness.mutation.executor import Children, ContractsExecutor
 from harness.mutation.outcome import Verdict
 from harness.mutation.runner import KnownBugRun

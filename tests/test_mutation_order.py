@@ -14,9 +14,9 @@ from dataclasses import replace
 
 import pytest
 
-from harness.children import Children
+from harness.processes import Children
 from harness.mutation.catalogue import load_catalogue
-from harness.mutation.command import BUNDLED_CATALOGUE
+from harness.cli.mutate import BUNDLED_CATALOGUE
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.outcome import Verdict
 from harness.mutation.runner import KnownBugRun

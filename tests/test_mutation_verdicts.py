@@ -97,7 +97,7 @@ contracts = ["test_reasoning_top_level.py", "test_wire_fields.py::test_tool_mess
 id = "expect-invalid-outside"
 title = "the contract machinery raises, not the code under test: red for the wrong reason"
 incident = "verdict proof"
-file = "harness/shapes.py"
+file = "harness/under_test/shapes.py"
 find = "    error = next(iter(sorted(_validator(method).iter_errors(value), key=lambda e: len(e.absolute_path))), None)"
 replace = "    raise RuntimeError(\\"the shape checker broke\\")"
 contracts = ["{TOP_LEVEL}"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from harness.children import Children
+from harness.processes import Children
 from harness.mutation.outcome import Position
 from harness.mutation.workspace import Project
 from harness.nightly.locate import offset

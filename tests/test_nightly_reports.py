@@ -17,7 +17,7 @@ from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
 from harness.nightly.equivalents import parse_exemptions
 from harness.nightly.mutmut_driver import select
 from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
-from harness.nightly.score import Thresholds
+from harness.report.score import Thresholds
 from harness.report.console import render_console
 from harness.report.digest import digest
 from harness.report.files import REPORT_FILES, write_reports

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from harness.mutation.workspace import Project
-from harness.nightly.mutmut_probe import PROBE_ENV
+from harness.nightly.kill_recorder import PROBE_ENV
 from harness.nightly.shadow_guard import ShadowedRun, check_imports, read_imports
 
 def test_guard_accepts_a_run_that_imported_the_copy(tmp_path: Path) -> None:
@@ -52,7 +52,7 @@ def _probe_run(root: Path) -> dict[str, str] | None:
     probe.mkdir()
     env = {**os.environ, "PYTHONPATH": str(root / "mutants"), PROBE_ENV: str(probe), "MUTANT_UNDER_TEST": "stats"}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "harness.nightly.mutmut_probe",
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "harness.nightly.kill_recorder",
          str(tests)],
         cwd=root, env=env, capture_output=True, text=True, timeout=120,
     )

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.nightly.score import ThresholdError, load_thresholds
-from harness.policy import POLICIES, PolicyError, load_policies, policy_schema
-from harness.table_schema import SCHEMAS, load_schema, problems
+from harness.report.score import ThresholdError, load_thresholds
+from harness.rules.policy import POLICIES, PolicyError, load_policies, policy_schema
+from harness.config.table_schema import SCHEMAS, load_schema, problems
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -18,7 +18,7 @@ def test_the_shipped_policy_schema_is_the_one_built_from_the_policies():
     shipped = json.loads((SCHEMAS / "policy.json").read_text(encoding="utf-8"))
     assert shipped == policy_schema(), (
         "harness/schemas/policy.json is out of date; regenerate it with\n"
-        "python -c 'import json, harness.policy as p; print(json.dumps(p.policy_schema(), indent=2))' "
+        "python -c 'import json, harness.rules.policy as p; print(json.dumps(p.policy_schema(), indent=2))' "
         "> harness/schemas/policy.json"
     )
     assert list(shipped["properties"]) == list(POLICIES)

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from harness.mutation.outcome import Mutant, MutantResult, Position, Verdict
-from harness.nightly.score import Thresholds
+from harness.report.score import Thresholds
 from harness.report.digest import digest
 from harness.report.files import REPORT_FILES, write_reports
 from harness.report.markdown import render_markdown

@@ -2,7 +2,7 @@
 
 from concurrent.futures import ThreadPoolExecutor
 
-from harness.scripted import OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool
+from harness.testing.scripted import OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool
 
 
 def test_a_request_changed_after_sending_is_named_with_where_and_what():

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from harness.adapter import load_adapter
 from harness.reference import adapter as reference
-from harness.replay import replay
-from harness.scripted import ScriptedTool
+from harness.testing.cassettes import replay
+from harness.testing.scripted import ScriptedTool
 
 HERE = Path(__file__).parent
 

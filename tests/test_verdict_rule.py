@@ -6,7 +6,7 @@ from harness.exit_codes import OK as EXIT_OK
 from harness.exit_codes import STALE_INVALID as EXIT_STALE_INVALID
 from harness.exit_codes import SURVIVED as EXIT_SURVIVED
 from harness.exit_codes import TIMEOUT as EXIT_TIMEOUT
-from harness.mutation.command import exit_code
+from harness.cli.mutate import exit_code
 from harness.mutation.outcome import Mutant, MutantResult, Verdict
 from harness.mutation.reach import ALL_TESTS, mark_reached, reach_lines
 from harness.mutation.runner import parse_shard, shard

@@ -10,7 +10,7 @@ import json
 from syrupy.filters import props
 
 from harness.reference import adapter
-from harness.scripted import ScriptedModel, ScriptedTool
+from harness.testing.scripted import ScriptedModel, ScriptedTool
 
 
 def test_deepseek_reasoning_400_assistant_with_reasoning_and_tool_calls(snapshot):

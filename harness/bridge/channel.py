@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from harness.bridge import protocol
+from harness.clip import clip
 from harness.bridge.errors import BridgeError, RemoteError, RemoteInputError
 from harness.bridge.process import MAX_LINE, AdapterProcess, Answered, Closed, Line, Oversized
 
@@ -210,7 +211,7 @@ class _Exchange:
                            self.process.stderr_text(settle=1.0))
 
     def _fault(self, problem: str, event: Line) -> BridgeError:
-        line = _shown(event.data.decode("utf-8", "backslashreplace"))
+        line = clip(event.data.decode("utf-8", "backslashreplace"), _SHOWN)
         return BridgeError(self.name, problem, line, self.process.stderr_text())
 
 
@@ -220,11 +221,8 @@ def _preview(params: dict[str, Any]) -> str:
     for key, value in params.items():
         if key.endswith(protocol.BYTES_SUFFIX) and isinstance(value, str):
             raw = base64.b64decode(value, validate=False)
-            shown.append(f"{key.removesuffix(protocol.BYTES_SUFFIX)}={_shown(repr(raw))}")
+            shown.append(f"{key.removesuffix(protocol.BYTES_SUFFIX)}={clip(repr(raw), _SHOWN)}")
         else:
-            shown.append(f"{key}={_shown(json.dumps(value, ensure_ascii=False))}")
+            shown.append(f"{key}={clip(json.dumps(value, ensure_ascii=False), _SHOWN)}")
     return ", ".join(shown)
 
-
-def _shown(text: str) -> str:
-    return text if len(text) <= _SHOWN else text[:_SHOWN] + f"... ({len(text)} characters)"

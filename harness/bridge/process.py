@@ -6,7 +6,7 @@ stall the harness, a chatty stderr never blocks the adapter, and a wait for a
 reply can always time out.
 
 The process belongs to the run's owner of child processes
-(:func:`harness.children.current`, the ``with Children()`` around ``harness
+(:func:`harness.processes.current`, the ``with Children()`` around ``harness
 check`` or a mutation run): an interrupted or stopped run kills its whole
 process group with everything else it started. Outside any such run (a plain
 pytest session, which owns its own signals) a private owner stands in, and
@@ -21,7 +21,7 @@ import subprocess
 import threading
 from dataclasses import dataclass
 
-from harness.children import Children, current, kill_group
+from harness.processes import Children, current, kill_group
 
 _STDERR_KEPT = 64 * 1024  # characters of stderr kept between two takes (the newest)
 MAX_LINE = 8 * 1024 * 1024  # bytes of one stdout line; a longer one is dropped unread, so memory stays bounded

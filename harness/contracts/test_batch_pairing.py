@@ -29,7 +29,7 @@ import json
 
 import pytest
 
-from harness.contracts.calls import valid
+from harness.under_test.invoke import valid
 from harness.testing import OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool, pairing_violations
 
 pytestmark = pytest.mark.wire

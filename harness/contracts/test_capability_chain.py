@@ -40,8 +40,8 @@ import json
 
 import pytest
 
-from harness.contracts.calls import valid
-from harness.contracts.persisted_events import differences
+from harness.under_test.invoke import valid
+from harness.testing.events import differences
 from harness.contracts.turns import (
     ANSWER,
     QUESTION,
@@ -51,7 +51,7 @@ from harness.contracts.turns import (
     expected_output,
 )
 from harness.contracts.turns import tools as untidy_tools
-from harness.request_examples import DEEPSEEK_URL, OPENAI_URL
+from harness.testing.requests import DEEPSEEK_URL, OPENAI_URL
 from harness.testing import ScriptedModel, content_text, pairing_violations
 
 

@@ -32,8 +32,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
-from harness.contracts.persisted_events import differences, shown
+from harness.under_test.invoke import valid
+from harness.clip import shown
+from harness.testing.events import differences
 from harness.testing import event_lists, persisted_events as events
 
 pytestmark = pytest.mark.provider

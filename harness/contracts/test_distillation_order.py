@@ -30,7 +30,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.policy
 

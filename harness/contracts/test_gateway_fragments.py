@@ -41,8 +41,8 @@ import json
 
 import pytest
 
-from harness.contracts.calls import valid
-from harness.stream_examples import shown
+from harness.under_test.invoke import valid
+from harness.clip import shown
 from harness.testing import completion_chunks, same_arguments, sse
 
 pytestmark = pytest.mark.robust

@@ -39,8 +39,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
-from harness.request_examples import DEEPSEEK_URL, OPENAI_URL, TOOLS, host_of
+from harness.under_test.invoke import valid
+from harness.testing.requests import DEEPSEEK_URL, OPENAI_URL, TOOLS, host_of
 from harness.testing import content_text, persisted_events as persisted_event, reasoning_violations
 
 persisted_events = st.lists(persisted_event(), min_size=1, max_size=5)

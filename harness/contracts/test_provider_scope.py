@@ -36,8 +36,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.adapter import EFFORTS, ROLES
-from harness.contracts.calls import valid
-from harness.request_examples import (
+from harness.under_test.invoke import valid
+from harness.testing.requests import (
     DEEPSEEK_URLS,
     GENERIC_URLS,
     LOOKALIKE_URLS,

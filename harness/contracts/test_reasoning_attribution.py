@@ -26,7 +26,7 @@ back to the API."
 
 import pytest
 
-from harness.contracts.calls import valid
+from harness.under_test.invoke import valid
 from harness.testing import ScriptedModel, ScriptedTool
 
 pytestmark = pytest.mark.provider

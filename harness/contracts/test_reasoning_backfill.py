@@ -34,8 +34,8 @@ import json
 import pytest
 from hypothesis import example, given
 
-from harness.contracts.calls import valid
-from harness.request_examples import DEEPSEEK_URL, TOOLS, UNTIDY_BODY, one_call
+from harness.under_test.invoke import valid
+from harness.testing.requests import DEEPSEEK_URL, TOOLS, UNTIDY_BODY, one_call
 from harness.testing import request_bodies
 
 pytestmark = pytest.mark.provider

@@ -9,7 +9,7 @@ rule breaks on a server that keeps another, so the era is an input
 (``options["era"]``), and this contract checks all three.
 
 Rule: for each era, the transformed body of any history meets that era's rule
-(:mod:`harness.reasoning_rules`), and every value carried is the message's own:
+(:mod:`harness.rules.reasoning`), and every value carried is the message's own:
 real reasoning verbatim, ``""`` only where the message had none.
 
 Level: provider (DeepSeek's rule, era by era).
@@ -26,9 +26,9 @@ import json
 import pytest
 from hypothesis import example, given
 
-from harness.contracts.calls import valid
-from harness.reasoning_rules import ERAS
-from harness.request_examples import DEEPSEEK_URL, UNTIDY_BODY
+from harness.under_test.invoke import valid
+from harness.rules.reasoning import ERAS
+from harness.testing.requests import DEEPSEEK_URL, UNTIDY_BODY
 from harness.testing import reasoning_violations, request_bodies
 
 pytestmark = pytest.mark.provider

@@ -38,7 +38,7 @@ import json
 
 import pytest
 
-from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG, ERAS, executor_thinking_problem
+from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG, ERAS, executor_thinking_problem
 from harness.testing import ScriptedTool, play, reasoning_violations, same_arguments
 
 CASSETTE = "deepseek_thinking_tools"

@@ -30,9 +30,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
-from harness.reasoning_rules import ERAS
-from harness.request_examples import DEEPSEEK_URL, TOOLS, one_call
+from harness.under_test.invoke import valid
+from harness.rules.reasoning import ERAS
+from harness.testing.requests import DEEPSEEK_URL, TOOLS, one_call
 from harness.testing import non_string_reasoning, persisted_events, request_bodies
 
 pytestmark = pytest.mark.provider

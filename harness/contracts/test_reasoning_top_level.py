@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
+from harness.under_test.invoke import valid
 from harness.testing import content_text
 
 pytestmark = pytest.mark.provider

@@ -26,7 +26,7 @@ request carries tool messages for calls the model has not made yet.
 
 import pytest
 
-from harness.contracts.calls import valid
+from harness.under_test.invoke import valid
 from harness.contracts.turns import QUESTION, ROUNDS
 from harness.contracts.turns import tools as untidy_tools
 from harness.testing import ScriptedModel

@@ -42,8 +42,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import refusal, valid
-from harness.stream_examples import PLAIN, shown
+from harness.under_test.invoke import refusal, valid
+from harness.clip import shown
+from harness.wire.sse import PLAIN
 from harness.testing import completion_chunks, sse
 
 pytestmark = pytest.mark.wire

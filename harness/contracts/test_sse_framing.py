@@ -27,8 +27,9 @@ from dataclasses import replace
 
 import pytest
 
-from harness.contracts.calls import valid
-from harness.stream_examples import PLAIN, shown
+from harness.under_test.invoke import valid
+from harness.clip import shown
+from harness.wire.sse import PLAIN
 from harness.testing import completion_chunks, sse
 
 CHUNKS = completion_chunks(

@@ -27,8 +27,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import refusal, valid
-from harness.stream_examples import ENVELOPE, shown
+from harness.under_test.invoke import refusal, valid
+from harness.clip import shown
+from harness.wire.chunks import ENVELOPE
 from harness.testing import sse
 
 pytestmark = pytest.mark.robust

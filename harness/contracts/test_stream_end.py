@@ -47,8 +47,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import refusal, valid
-from harness.stream_examples import ENVELOPE, choice_chunk, shown
+from harness.under_test.invoke import refusal, valid
+from harness.clip import shown
+from harness.wire.chunks import ENVELOPE, choice_chunk
 from harness.testing import completion_chunks, sse, usage_chunk
 
 USAGE = {"prompt_tokens": 31, "completion_tokens": 7, "total_tokens": 38}

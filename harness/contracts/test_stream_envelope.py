@@ -34,8 +34,9 @@ fails validation on a missing ``id`` while non-streamed calls work.
 
 import pytest
 
-from harness.contracts.calls import valid
-from harness.stream_examples import ENVELOPE, shown
+from harness.under_test.invoke import valid
+from harness.clip import shown
+from harness.wire.chunks import ENVELOPE
 from harness.testing import Envelope, completion_chunks, sse, usage_chunk
 
 pytestmark = pytest.mark.robust

@@ -37,8 +37,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
-from harness.stream_examples import ENVELOPE, shown
+from harness.under_test.invoke import valid
+from harness.clip import shown
+from harness.wire.chunks import ENVELOPE
 from harness.testing import completion_chunks, same_arguments, sse
 
 pytestmark = pytest.mark.robust

@@ -41,8 +41,8 @@ import json
 
 import pytest
 
-from harness.contracts.calls import refusal, valid
-from harness.stream_examples import shown
+from harness.under_test.invoke import refusal, valid
+from harness.clip import shown
 from harness.testing import completion_chunks, sse
 
 pytestmark = pytest.mark.robust

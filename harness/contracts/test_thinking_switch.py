@@ -25,8 +25,8 @@ import json
 
 import pytest
 
-from harness.contracts.calls import valid
-from harness.request_examples import DEEPSEEK_URL, TOOLS
+from harness.under_test.invoke import valid
+from harness.testing.requests import DEEPSEEK_URL, TOOLS
 
 pytestmark = pytest.mark.provider
 

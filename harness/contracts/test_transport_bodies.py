@@ -47,8 +47,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.content_coding import CODINGS, IDENTITY, choose
-from harness.contracts.calls import refusal
+from harness.loopback.content_coding import CODINGS, IDENTITY, choose
+from harness.under_test.invoke import refusal
 from harness.testing import Delivery, ScriptedTool, play
 
 CASSETTES = {

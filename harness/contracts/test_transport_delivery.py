@@ -39,8 +39,8 @@ import json
 
 import pytest
 
-from harness.content_coding import IDENTITY, choose
-from harness.contracts.calls import valid
+from harness.loopback.content_coding import IDENTITY, choose
+from harness.under_test.invoke import valid
 from harness.testing import Delivery, LoopbackProvider, ScriptedTool, pairing_violations, same_arguments
 
 pytestmark = pytest.mark.wire

@@ -44,9 +44,9 @@ import os
 
 import pytest
 
-from harness.contracts.calls import valid
-from harness.guard import NotApplicable
-from harness.replay import over_bridge
+from harness.under_test.invoke import valid
+from harness.under_test.guard import NotApplicable
+from harness.testing.cassettes import over_bridge
 from harness.testing import ScriptedTool, content_text, play
 
 

@@ -36,8 +36,8 @@ import json
 
 import pytest
 
-from harness.contracts.calls import valid
-from harness.request_examples import host_of
+from harness.under_test.invoke import valid
+from harness.testing.requests import host_of
 from harness.testing import ScriptedTool, pairing_violations, play, same_arguments
 
 # cassette -> (question, options, the calls it streams: id -> (tool, arguments))

@@ -45,7 +45,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
+from harness.under_test.invoke import valid
 from harness.contracts.test_trimming_pairs import histories
 
 pytestmark = pytest.mark.wire

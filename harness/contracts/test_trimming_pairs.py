@@ -26,7 +26,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
+from harness.under_test.invoke import valid
 from harness.testing import pairing_violations
 
 pytestmark = pytest.mark.wire

@@ -17,7 +17,7 @@ instructions: persona, tool-use policy and output format change mid-session.
 
 import pytest
 
-from harness.contracts.calls import valid
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.wire
 

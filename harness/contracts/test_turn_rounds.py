@@ -52,7 +52,7 @@ import time
 
 import pytest
 
-from harness.contracts.calls import valid
+from harness.under_test.invoke import valid
 from harness.contracts.turns import (
     OFFERED,
     QUESTION,

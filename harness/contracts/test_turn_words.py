@@ -29,8 +29,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
-from harness.contracts.persisted_events import shown
+from harness.under_test.invoke import valid
+from harness.clip import shown
 from harness.testing import ScriptedModel, ScriptedTool, content_text, persisted_events
 
 pytestmark = pytest.mark.wire

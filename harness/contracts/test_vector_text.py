@@ -28,8 +28,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
-from harness.contracts.persisted_events import shown
+from harness.under_test.invoke import valid
+from harness.clip import shown
 from harness.testing import persisted_events as events
 
 pytestmark = pytest.mark.policy

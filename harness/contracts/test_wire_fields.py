@@ -18,7 +18,7 @@ keeps its text; the text of an assistant message that
 also carries tool calls is kept as its ``content``; serializing leaves the
 message as it was. Text is compared as text, in any form the format allows:
 a string, or an array of text parts whose joined text is the same
-(:func:`harness.message_text.content_text`). The robust form: that text
+(:func:`harness.rules.text.content_text`). The robust form: that text
 goes as the string it was. ``transform_request`` returns a body of its own: the body
 and the options it was given stay exactly as they were, for every provider
 and any history, and changing anything in the body it returned (a message, a
@@ -54,8 +54,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from harness.adapter import EFFORTS, ERAS, ROLES
-from harness.contracts.calls import refusal, valid
-from harness.request_examples import DEEPSEEK_URL, GENERIC_URLS, LOOKALIKE_URLS, UNTIDY_BODY
+from harness.under_test.invoke import refusal, valid
+from harness.testing.requests import DEEPSEEK_URL, GENERIC_URLS, LOOKALIKE_URLS, UNTIDY_BODY
 from harness.testing import content_text, request_bodies, same_arguments
 
 

@@ -34,8 +34,9 @@ import time_machine
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from harness.contracts.calls import valid
-from harness.contracts.persisted_events import FIELDS, differences, shown
+from harness.under_test.invoke import valid
+from harness.clip import shown
+from harness.testing.events import FIELDS, differences
 from harness.testing import persisted_events as events
 
 pytestmark = pytest.mark.wire

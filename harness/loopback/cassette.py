@@ -20,7 +20,10 @@ import yaml
 from vcr.persisters.filesystem import FilesystemPersister
 from vcr.serializers import yamlserializer
 
-from harness.replay import CASSETTES, ENDPOINT
+
+# The bundled cassettes, and the path a chat-completions cassette answers under its base URL.
+CASSETTES = Path(__file__).resolve().parents[1] / "cassettes"
+ENDPOINT = "/chat/completions"
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import uuid
 from dataclasses import dataclass
 
 from harness import exit_codes
-from harness.children import Children, run_owned
+from harness.processes import Children, run_owned
 from harness.loopback.delivery import Delivery
 from harness.loopback.probe_checks import (
     FAILED,
@@ -88,7 +88,7 @@ def agent_argv(template: str, values: dict[str, str]) -> list[str]:
 
 def run_case(case: Case, template: str, profile_name: str, era: str, tools: frozenset[str],
              timeout: float, delivery: Delivery | None = None) -> list[CheckResult]:
-    from harness.loopback.profiles import make_profile
+    from harness.loopback.provider_profiles import make_profile
     from harness.loopback.server import LoopbackProvider
     from harness.loopback.sources import ScenarioSource
 
@@ -118,7 +118,7 @@ def run_case(case: Case, template: str, profile_name: str, era: str, tools: froz
 
 
 def run_probe(args) -> int:
-    from harness.loopback.probe_report import by_level, console, junit, markdown
+    from harness.report.probe import by_level, console, junit, markdown
 
     names = args.scenario or [case.scenario for case in SUITE]
     unknown = [n for n in names if n not in SCENARIOS]

@@ -12,12 +12,13 @@ import json
 from dataclasses import dataclass, field
 
 from harness.loopback.agent_style import content_text, replayed_as_text
-from harness.loopback.profiles import DeepSeekProfile, OpenAIProfile, Profile
-from harness.loopback.record import Exchange
+from harness.loopback.provider_profiles import DeepSeekProfile, OpenAIProfile, Profile
+from harness.loopback.exchanges import Exchange
 from harness.loopback.scenarios import PARTIAL, Scenario
-from harness.reasoning_rules import DEEPSEEK_EFFORT_RUNG
-from harness.request_examples import FORMAT_EFFORTS
-from harness.wire_rules import same_arguments
+from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG
+from harness.testing.requests import FORMAT_EFFORTS
+from harness.rules.pairing import same_arguments
+from harness.clip import clip
 
 PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not applicable"
 AGENT_FINISHED = "agent-finished"
@@ -333,7 +334,7 @@ def _history_replayed(scenario: Scenario, exchanges: list[Exchange], runs: list[
 
 def _messages_excerpt(exchange: Exchange, limit: int = 600) -> str:
     text = "messages = " + json.dumps(exchange.messages, ensure_ascii=False)
-    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+    return clip(text, limit)
 
 
 def _effort(scenario: Scenario, profile: Profile, exchanges: list[Exchange]) -> CheckResult:

@@ -20,7 +20,8 @@ import json
 from dataclasses import dataclass, field, replace
 
 from harness.loopback.schema_args import arguments_for
-from harness.stream_examples import Envelope, Framing, choice_chunk, sse, usage_chunk
+from harness.wire.chunks import Envelope, choice_chunk, usage_chunk
+from harness.wire.sse import Framing, sse
 
 LAYOUTS = ("sequential", "interleaved", "index-zero")
 # What OpenAI streams when a request fails after the stream started (its 500 text).

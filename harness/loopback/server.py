@@ -7,13 +7,13 @@ so a test, a CLI or a benchmark uses it the same way::
         run_my_agent(provider.base_url)          # http://127.0.0.1:PORT/v1
         provider.record.violations               # every rule broken, with level and place
 
-Each ``POST .../chat/completions`` is recorded (:mod:`~harness.loopback.record`),
-checked against the provider profile (:mod:`~harness.loopback.profiles`),
+Each ``POST .../chat/completions`` is recorded (:mod:`~harness.loopback.exchanges`),
+checked against the provider profile (:mod:`~harness.loopback.provider_profiles`),
 refused with the provider's own status and error body when the profile says
 so, and otherwise answered from the source: a vcrpy cassette or a scripted
 scenario. A streamed answer goes out in the pieces the delivery setting cuts
 (:mod:`~harness.loopback.delivery`), in a content coding the request offers
-when one is preferred (:mod:`harness.content_coding`); a request without ``"stream": true`` gets
+when one is preferred (:mod:`harness.loopback.content_coding`); a request without ``"stream": true`` gets
 the same round as one ``chat.completion`` object.
 
 It listens on a loopback address only, unless ``allow_remote=True`` is given
@@ -32,15 +32,15 @@ from pathlib import Path
 
 from aiohttp import web
 
-from harness.content_coding import IDENTITY, choose, encode
+from harness.loopback.content_coding import IDENTITY, choose, encode
 from harness.loopback import answers
 from harness.loopback.completion import fold
 from harness.loopback.delivery import WHOLE, Delivery
-from harness.loopback.profiles import DeepSeekProfile, Profile, make_profile
-from harness.loopback.record import Exchange, Record
+from harness.loopback.provider_profiles import DeepSeekProfile, Profile, make_profile
+from harness.loopback.exchanges import Exchange, Record
 from harness.loopback.scenarios import Scenario
 from harness.loopback.sources import CassetteSource, ScenarioSource, Source
-from harness.reasoning_rules import DEFAULT_ERA
+from harness.rules.reasoning import DEFAULT_ERA
 
 DEFAULT_HOST = "127.0.0.1"
 MAX_BODY = 64 * 1024 * 1024

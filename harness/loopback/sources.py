@@ -6,9 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from harness.loopback.cassette import CassetteMiss, CassettePlayer
+from harness.loopback.cassette import ENDPOINT, CassetteMiss, CassettePlayer
 from harness.loopback.scenarios import SCENARIOS, Scenario, Streamed, play
-from harness.replay import ENDPOINT
 
 SSE = "text/event-stream; charset=utf-8"
 

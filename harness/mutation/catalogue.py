@@ -32,7 +32,7 @@ from harness.mutation.runner_config import (
     RunnerConfigError,
     runner_config,
 )
-from harness.table_schema import check, header_line, key_line, read_text
+from harness.config.table_schema import check, header_line, key_line, read_text
 
 
 class CatalogueError(Exception):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import harness.contracts
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
-from harness.children import Children, run_child
+from harness.processes import Children, run_child
 from harness.mutation.coverage_files import CoverageFileError, read_line_coverage
 from harness.mutation.forkserver import ZygoteDied, ZygotePool
 from harness.mutation.junit_read import JUnitError, read_junit

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.children import Children, exit_text, kill_group
+from harness.processes import Children, exit_text, kill_group
 from harness.mutation.worker import read_tail
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")

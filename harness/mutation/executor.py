@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from harness.children import Children, exit_text
+from harness.processes import Children, exit_text
 from harness.mutation.copy_executor import (
     HYPOTHESIS_CACHE,
     INSTALLED_CONTRACTS,

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from harness.mutation import zygote
-from harness.children import Children, exit_text, kill_group
+from harness.processes import Children, exit_text, kill_group
 
 
 class ZygoteDied(Exception):

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
-from harness.children import Children, exit_text, run_child, run_owned
+from harness.processes import Children, exit_text, run_child, run_owned
 from harness.mutation.executor import HYPOTHESIS_CACHE
 from harness.mutation.workspace import Project, Workspace
 from harness.nightly import mutmut_driver
 from harness.nightly.equivalents import ExemptionError, load_exemptions, mutant_requests, strip, unmade
-from harness.nightly.mutmut_probe import PROBE_ENV
+from harness.nightly.kill_recorder import PROBE_ENV
 from harness.nightly.shadow_guard import check_imports, read_imports
 
 REFERENCE_FILES = ("harness/reference/*",)
@@ -41,7 +41,7 @@ _CONFIG = """\
 source_paths = ["harness"]
 only_mutate = {only}
 pytest_add_cli_args_test_selection = {contracts}
-pytest_add_cli_args = ["-p", "no:cacheprovider", "--harness-profile", "ci", "--adapter-timeout", "0", "-p", "harness.nightly.mutmut_probe"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "--harness-profile", "ci", "--adapter-timeout", "0", "-p", "harness.nightly.kill_recorder"]
 """
 
 

@@ -1,13 +1,13 @@
 """Under GitHub Actions: each mutant a person must act on as an ``::error`` on its patched line, and the summary.
 
-Nothing is printed or written elsewhere (``harness.ci_annotations.enabled``).
+Nothing is printed or written elsewhere (``harness.report.annotations.enabled``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from harness import ci_annotations
+from harness.report import annotations as ci_annotations
 from harness.report.model import Report, details, headline, label, mutants, needs_attention
 
 SHOWN_LINES = 12  # of a mutant's reason, per annotation

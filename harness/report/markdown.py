@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from harness.markdown import cell, code, fenced, table
+from harness.report.markdown_text import cell, code, fenced, table
 from harness.mutation.outcome import Verdict
 from harness.report.diff import diff_text
 from harness.report.digest import Digest, Located, counts_line, run_line

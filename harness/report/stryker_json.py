@@ -17,7 +17,7 @@ import harness
 from harness.mutation.outcome import MutantResult, Position
 from harness.nightly.equivalents import EQUIVALENT, Exemption, by_line, strip
 from harness.nightly.locate import Change, function_range, locate
-from harness.nightly.score import Thresholds, report_status
+from harness.report.score import Thresholds, report_status
 from harness.report.model import PATCHED_BY, RUNS_KEY, Entry, Report, exemption_prefix
 
 if TYPE_CHECKING:  # only their fields are read; importing them would load the mutation engine

@@ -16,17 +16,18 @@
 The contracts themselves import these from here: what they use is what you get.
 """
 
-from harness.contracts.persisted_events import event_lists
-from harness.contracts.persisted_events import events as persisted_events
+from harness.testing.events import event_lists
+from harness.testing.events import events as persisted_events
 from harness.loopback import Delivery, LoopbackProvider
-from harness.message_text import content_text
-from harness.reasoning_rules import must_carry, non_string_reasoning, reasoning_violations
-from harness.replay import play, replay
-from harness.request_examples import request_bodies
-from harness.scripted import HangGuardExpired, OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool, ScriptExhausted
-from harness.stream_examples import Envelope, Framing, completion_chunks, sse, usage_chunk
+from harness.rules.text import content_text
+from harness.rules.reasoning import must_carry, non_string_reasoning, reasoning_violations
+from harness.testing.cassettes import play, replay
+from harness.testing.requests import request_bodies
+from harness.testing.scripted import HangGuardExpired, OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool, ScriptExhausted
+from harness.wire.chunks import Envelope, completion_chunks, usage_chunk
+from harness.wire.sse import Framing, sse
 from harness.testing.contracts import AdapterContracts
-from harness.wire_rules import pairing_violations, same_arguments
+from harness.rules.pairing import pairing_violations, same_arguments
 
 __all__ = [
     "AdapterContracts",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from harness.reasoning_rules import DEFAULT_ERA, ERAS
+from harness.rules.reasoning import DEFAULT_ERA, ERAS
 
 COMMANDS = ("serve", "probe", "record")
 PROFILES = ("openai", "deepseek", "gateway")
@@ -83,7 +83,7 @@ def _port(value: str) -> int:
 
 
 def _levels(value: str) -> tuple[str, ...]:
-    from harness.levels import parse_levels
+    from harness.rules.levels import parse_levels
 
     try:
         return parse_levels(value)
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         args.profile = args.profile or "openai"
         return run_probe(args)
     if args.command == "record":
-        from harness.loopback.recorder import run_record
+        from harness.cli.record import run_record
 
         return run_record(args)
     raise AssertionError(f"unhandled command {args.command}")

@@ -19,6 +19,7 @@ import json
 import sys
 import threading
 from dataclasses import dataclass, field
+from harness.clip import clip
 
 # Only a guard against a kernel that never starts the rest of a batch (a serial
 # one): a concurrent kernel on any machine starts a few threads far sooner. It
@@ -89,7 +90,7 @@ def _changes(before, after, where: str) -> list[str]:
 
 
 def _shown(value) -> str:
-    return json.dumps(value, ensure_ascii=False, default=repr)[:300]
+    return clip(json.dumps(value, ensure_ascii=False, default=repr))
 
 
 class HangGuardExpired(RuntimeError):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator, ValidationError, validators
 
-SCHEMAS = Path(__file__).resolve().parent / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 NON_BLANK = r"\S"  # the pattern of a string that must hold more than white space
 
 # TOML tells 90 from 90.0; JSON Schema's "integer" accepts both, so a threshold

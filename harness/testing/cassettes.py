@@ -1,4 +1,4 @@
-"""Recorded provider interactions: where they live, how they replay, and a credential scan.
+"""The cassette player: recorded provider interactions replayed to an adapter, in process or over loopback.
 
 The transport contracts answer an adapter's real HTTP client from a cassette
 (vcrpy YAML in ``harness/cassettes``). What the client SENT is read from the
@@ -17,46 +17,25 @@ Two players, one interface (:func:`play` picks):
   adapter's profile choice). What was sent is read from the server's record.
 
 Both players can answer streams in a content coding (``coding``: gzip,
-deflate or br, :mod:`harness.content_coding`), used only when the request's
+deflate or br, :mod:`harness.loopback.content_coding`), used only when the request's
 ``Accept-Encoding`` offers one, as a real server does.
 
-``python -m harness.replay FILE...`` scans cassettes for credentials.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
 
 import vcr
-import yaml
 from vcr.cassette import Cassette
 from vcr.request import HeadersDict, Request
 
-from harness.content_coding import IDENTITY, choose, encode
-
-CASSETTES = Path(__file__).parent / "cassettes"
-ENDPOINT = "/chat/completions"
-
-# Headers to drop when recording (vcrpy ``filter_headers``); a cassette holding any is refused.
-SECRET_HEADERS = (
-    "authorization",
-    "proxy-authorization",
-    "api-key",
-    "x-api-key",
-    "x-goog-api-key",
-    "cookie",
-    "set-cookie",
-)
-_SECRET_QUERY = {"key", "api_key", "apikey", "api-key", "access_token", "token"}
-_SECRET_TEXT = re.compile(r"\bBearer\s+[A-Za-z0-9._~+/=-]{8,}|\bsk-[A-Za-z0-9_-]{16,}")
-
+from harness.loopback.cassette import CASSETTES, ENDPOINT
+from harness.loopback.content_coding import IDENTITY, choose, encode
 
 @dataclass(frozen=True)
 class Round:
@@ -231,32 +210,3 @@ def _streamed_round(body: bytes) -> Round:
             content.append(delta.get("content") or "")
             ids += [f["id"] for f in delta.get("tool_calls") or () if f.get("id")]
     return Round("".join(reasoning), "".join(content), tuple(ids))
-
-
-def credential_findings(path: Path) -> list[str]:
-    """Every place in the cassette at ``path`` that holds, or may hold, a credential."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    findings: list[str] = []
-    for n, interaction in enumerate(data.get("interactions") or (), 1):
-        for part in ("request", "response"):
-            record = interaction.get(part) or {}
-            where = f"{path}: interaction #{n} {part}"
-            for name in record.get("headers") or {}:
-                if name.lower() in SECRET_HEADERS:
-                    findings.append(f"{where}: header {name!r} (record with filter_headers={list(SECRET_HEADERS)})")
-            for key, _ in parse_qsl(urlsplit(record.get("uri") or "").query):
-                if key.lower() in _SECRET_QUERY:
-                    findings.append(f"{where}: query parameter {key!r} (record with filter_query_parameters)")
-            if _SECRET_TEXT.search(json.dumps(record, default=str)):
-                findings.append(f"{where}: text that looks like a bearer token or API key")
-    return findings
-
-
-def main(paths: list[str]) -> int:
-    findings = [f for p in paths for f in credential_findings(Path(p))]
-    print("\n".join(findings) or f"no credentials in {len(paths)} cassette(s)")
-    return 1 if findings else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

@@ -7,9 +7,10 @@ import sys
 import traceback
 from pathlib import Path
 
-from harness import exit_codes, profiles
-from harness.levels import parse_levels
-from harness.reasoning_rules import ERAS
+from harness import exit_codes
+from harness.config import hypothesis_profiles as profiles
+from harness.rules.levels import parse_levels
+from harness.rules.reasoning import ERAS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     merge = report_sub.add_parser("merge", help="join shard reports into one report directory")
     merge.add_argument("inputs", nargs="+", type=Path, metavar="REPORT.json")
     merge.add_argument("-o", "--output", type=Path, required=True, metavar="DIR", help="write the merged reports here")
-    from harness.loopback.commands import add_subcommands  # serve, probe, record
+    from harness.cli.loopback import add_subcommands  # serve, probe, record
 
     add_subcommands(sub)
     return parser
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
-        from harness.check import CheckOptions, run_check
+        from harness.cli.check import CheckOptions, run_check
 
         return run_check(
             CheckOptions(
@@ -140,7 +141,7 @@ def _run(args: argparse.Namespace) -> int:
             )
         )
     if args.command in ("mutate", "gate"):
-        from harness.mutation.command import run_known_bugs
+        from harness.cli.mutate import run_known_bugs
 
         only = getattr(args, "only", None)
         return run_known_bugs(
@@ -148,15 +149,15 @@ def _run(args: argparse.Namespace) -> int:
             adapter=args.adapter, baseline_timeout=args.baseline_timeout,
         )
     if args.command == "nightly":
-        from harness.nightly.command import run_nightly
+        from harness.cli.nightly import run_nightly
 
         return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed)
     if args.command == "report":
-        from harness.nightly.command import run_merge
+        from harness.cli.nightly import run_merge
 
         return run_merge(args.inputs, args.output)
     if args.command in ("serve", "probe", "record"):
-        from harness.loopback.commands import run
+        from harness.cli.loopback import run
 
         return run(args)
     raise AssertionError(f"unhandled command {args.command}")

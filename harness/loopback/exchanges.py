@@ -2,7 +2,7 @@
 
 Contracts and the probe read what a client SENT from here, never from the
 client's own report. Every violation carries its rule level
-(:mod:`harness.levels`), the number of the request (1-based, in arrival
+(:mod:`harness.rules.levels`), the number of the request (1-based, in arrival
 order) and the index of the offending message (``None`` when the rule is
 about the whole request), so a report can point at the exact place.
 """
@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+from harness.clip import clip
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class Exchange:
             text = f"messages[{message_index}] = {text}"
         else:
             text = self.body.decode("utf-8", "replace")
-        return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+        return clip(text, limit)
 
     def to_json(self) -> dict:
         return {"number": self.number, "method": self.method, "path": self.path, "status": self.status,

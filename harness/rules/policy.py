@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.pyproject_tables import read_tool_table
-from harness.table_schema import NON_BLANK, check
+from harness.config.pyproject import read_tool_table
+from harness.config.table_schema import NON_BLANK, check
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def policy_schema() -> dict:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://agent-contract-harness.invalid/schemas/policy.json",
         "title": "[tool.harness.policy] in a pyproject.toml, and --policy KEY=VALUE",
-        "$comment": "Generated from POLICIES in harness/policy.py; edit that, not this file.",
+        "$comment": "Generated from POLICIES in harness/rules/policy.py; edit that, not this file.",
         "type": "object",
         "additionalProperties": False,
         "properties": {

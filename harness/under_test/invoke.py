@@ -18,9 +18,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from harness.clip import clip_repr
-from harness.failures import adapter_location
-from harness.guard import AdapterFault
+from harness.clip import clip_repr, shown_call
+from harness.under_test.failures import adapter_location
+from harness.under_test.guard import AdapterFault
 
 # Exceptions that mean the code broke on the input, not that it judged it: never a refusal.
 CRASHES = (TypeError, AttributeError, NameError, LookupError, ZeroDivisionError, RecursionError)
@@ -29,11 +29,6 @@ CRASHES = (TypeError, AttributeError, NameError, LookupError, ZeroDivisionError,
 def _where(exc: BaseException) -> str:
     location = adapter_location(exc)
     return f" (raised at {location[0]}:{location[1]})" if location else ""
-
-
-def _shown(args: tuple, kwargs: dict) -> str:
-    parts = [clip_repr(a, 600) for a in args] + [f"{k}={clip_repr(v, 600)}" for k, v in kwargs.items()]
-    return ", ".join(parts)
 
 
 class _Valid:
@@ -55,7 +50,7 @@ class _Valid:
                 raise
             except Exception as exc:
                 raise AssertionError(
-                    f"{name}({_shown(args, kwargs)}) raised {type(exc).__name__}: {exc}{_where(exc)}; "
+                    f"{name}({shown_call(args, kwargs, 600)}) raised {type(exc).__name__}: {exc}{_where(exc)}; "
                     "the input is valid, so it should have been answered (the exception is a finding)"
                 ) from exc
 
@@ -78,9 +73,9 @@ def refusal(method, *args: Any, why: str, **kwargs: Any) -> BaseException:
         raise
     except CRASHES as exc:
         raise AssertionError(
-            f"{name}({_shown(args, kwargs)}) crashed with {type(exc).__name__}: {exc}{_where(exc)}; {why}, so it "
+            f"{name}({shown_call(args, kwargs, 600)}) crashed with {type(exc).__name__}: {exc}{_where(exc)}; {why}, so it "
             "should be refused with an error the adapter raises on purpose, not a programming error"
         ) from exc
     except Exception as exc:
         return exc
-    raise AssertionError(f"{name}({_shown(args, kwargs)}) returned {clip_repr(got, 1500)}, but {why}: it should fail")
+    raise AssertionError(f"{name}({shown_call(args, kwargs, 600)}) returned {clip_repr(got, 1500)}, but {why}: it should fail")

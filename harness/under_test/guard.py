@@ -17,10 +17,10 @@
   - calling ``os._exit`` (from any thread but the main one, where the harness
     itself runs): it raises in the adapter instead, and the call in flight is
     a fault even when the adapter catches that;
-  - returning a value nested too deep or too large to judge (:mod:`harness.bounds`).
+  - returning a value nested too deep or too large to judge (:mod:`harness.under_test.bounds`).
 
 - What comes back is checked against the method's neutral shape
-  (:mod:`harness.shapes`) before any contract judges it.
+  (:mod:`harness.under_test.shapes`) before any contract judges it.
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from typing import Any
 
 import pytest
 
-from harness import bounds
+from harness.under_test import bounds
 from harness.adapter import CAPABILITIES, protocol_methods
 from harness.bridge import BridgeError
-from harness.clip import clip_repr
-from harness.shapes import check_shape
+from harness.clip import shown_call
+from harness.under_test.shapes import check_shape
 
 NOT_APPLICABLE = "not applicable"
 _METHODS = {method: cap for cap, proto in CAPABILITIES.items() for method in protocol_methods(proto)}
@@ -85,10 +85,6 @@ def _stop_abandoned() -> None:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Abandoned))
 
 
-def _shown(args: tuple, kwargs: dict) -> str:
-    return ", ".join([*(clip_repr(a, 200) for a in args), *(f"{k}={clip_repr(v, 200)}" for k, v in kwargs.items())])
-
-
 class GuardedAdapter:
     """Forwards to the adapter, applying the rules of the module docstring to capability methods.
 
@@ -126,7 +122,7 @@ class GuardedAdapter:
                 ) from None
             too_big = bounds.problem(result)
             if too_big is not None:
-                raise AdapterFault(f"adapter {self._name}: {attr}({_shown(args, kwargs)}) returned {too_big}")
+                raise AdapterFault(f"adapter {self._name}: {attr}({shown_call(args, kwargs, 200)}) returned {too_big}")
             check_shape(attr, result)
             return result
 
@@ -134,7 +130,7 @@ class GuardedAdapter:
 
     def _call(self, method: str, function, args: tuple, kwargs: dict) -> Any:
         _stop_abandoned()
-        call = f"adapter {self._name}: {method}({_shown(args, kwargs)})"
+        call = f"adapter {self._name}: {method}({shown_call(args, kwargs, 200)})"
         if self._hung is not None:
             message = f"{call} not called: {self._hung} already hung in this contract"
         else:
@@ -151,7 +147,7 @@ class GuardedAdapter:
                 return _returned(call, outcome)
             _abandoned.append(worker)
             _stop_abandoned()
-            self._hung = f"{method}({_shown(args, kwargs)})"
+            self._hung = f"{method}({shown_call(args, kwargs, 200)})"
             message = f"{call} did not return within {self._timeout:g} s (--adapter-timeout); the call was abandoned"
         raise AdapterTimeout(message)  # one raise site: Hypothesis sees one failure, not several
 

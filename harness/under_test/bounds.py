@@ -23,10 +23,10 @@ def problem(value: object) -> str | None:
         item, depth = stack.pop()
         size += len(item) if isinstance(item, (str, bytes, bytearray, list, tuple, dict)) else 1
         if size > MAX_SIZE:  # checked before a container's items are pushed: a huge one costs nothing
-            return f"a value larger than {MAX_SIZE:,} items and characters (harness.bounds.MAX_SIZE)"
+            return f"a value larger than {MAX_SIZE:,} items and characters (harness.under_test.bounds.MAX_SIZE)"
         if isinstance(item, (list, tuple, dict)):
             if depth > MAX_DEPTH:
-                return f"a value nested deeper than {MAX_DEPTH} levels (harness.bounds.MAX_DEPTH)"
+                return f"a value nested deeper than {MAX_DEPTH} levels (harness.under_test.bounds.MAX_DEPTH)"
             children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children)
     return None

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from harness.clip import clip_repr
 
-SCHEMAS = Path(__file__).resolve().parent / "schemas" / "returns.json"
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas" / "returns.json"
 
 
 class ShapeError(AssertionError):

@@ -25,12 +25,12 @@ from pathlib import Path
 
 from harness import exit_codes
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
-from harness.mutation.command import (
+from harness.cli.mutate import (
     BUNDLED_CATALOGUE,
     INTERRUPTED,
     exit_code,
 )
-from harness.children import Children
+from harness.processes import Children
 from harness.mutation.executor import ContractsExecutor
 from harness.mutation.outcome import MutantResult
 from harness.mutation.progress import MutantProgress
@@ -38,7 +38,7 @@ from harness.mutation.runner import BaselineRed, BaselineTimedOut, KnownBugRun, 
 from harness.mutation.workspace import Project
 from harness.nightly.equivalents import ExemptionError, load_exemptions
 from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, check_exemptions, run_mutmut
-from harness.nightly.score import ThresholdError, Thresholds, load_thresholds
+from harness.report.score import ThresholdError, Thresholds, load_thresholds
 from harness.nightly.shadow_guard import ShadowedRun
 from harness.report.merge import merge_reports
 from harness.report.publish import publish
@@ -70,7 +70,7 @@ class _Interrupts:
 
 def _contracts(seed: int) -> tuple[bool, str]:
     """The contracts under the ``nightly`` profile with ``seed``: (green, one-line tally)."""
-    from harness.check import CheckOptions, run_check
+    from harness.cli.check import CheckOptions, run_check
 
     with tempfile.TemporaryDirectory(prefix="harness-nightly-") as tmp:
         junit = Path(tmp) / "contracts.xml"

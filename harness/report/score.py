@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.pyproject_tables import read_tool_table
-from harness.table_schema import check
+from harness.config.pyproject import read_tool_table
+from harness.config.table_schema import check
 
 # mutmut's status names (mutmut.stats.status_by_exit_code) in the report schema's terms.
 MUTMUT_STATUS = {

@@ -5,8 +5,8 @@ reference by default) while vcrpy records. The API key is read from an
 environment variable (``--api-key-env``, default ``HARNESS_API_KEY``) and
 handed to the adapter the way the reference reads it; vcrpy drops every
 credential-bearing header and query parameter before the file is written
-(:data:`harness.replay.SECRET_HEADERS`), and the written cassette is scanned
-again (:func:`harness.replay.credential_findings`): a finding removes the file.
+(:data:`harness.loopback.credentials.SECRET_HEADERS`), and the written cassette is scanned
+again (:func:`harness.loopback.credentials.credential_findings`): a finding removes the file.
 
 The key never reaches stderr or the file by another way either: a provider
 that echoes it in an error body has it replaced (in what is printed and in the
@@ -22,8 +22,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from harness import exit_codes
-from harness.replay import _SECRET_QUERY as SECRET_QUERY
-from harness.replay import _SECRET_TEXT as SECRET_TEXT
+from harness.loopback.credentials import SECRET_HEADERS, SECRET_QUERY, SECRET_TEXT, credential_findings
 
 REDACTED = "[redacted]"
 
@@ -67,8 +66,7 @@ def run_record(args) -> int:
 
     from harness.adapter import AdapterError, load_adapter
     from harness.reference.transport import API_KEY_ENV
-    from harness.replay import SECRET_HEADERS, credential_findings
-    from harness.scripted import ScriptedTool
+    from harness.testing.scripted import ScriptedTool
 
     output = Path(args.output)
     parts = urlsplit(args.base_url)

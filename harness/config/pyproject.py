@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.table_schema import check, header_line, key_line, read_text
+from harness.config.table_schema import check, header_line, key_line, read_text
 
 
 @dataclass(frozen=True)

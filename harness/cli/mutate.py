@@ -11,7 +11,7 @@ from pathlib import Path
 import harness
 from harness import exit_codes
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
-from harness.children import Children
+from harness.processes import Children
 from harness.mutation.copy_executor import CommandExecutor
 from harness.mutation.executor import ContractsExecutor, EngineNotReady
 from harness.mutation.outcome import MutantResult, Verdict
@@ -71,7 +71,7 @@ def _usage(message: str) -> int:
 
 
 def _run(o: Options) -> int:
-    from harness.nightly.score import ThresholdError, load_thresholds
+    from harness.report.score import ThresholdError, load_thresholds
 
     path = o.catalogue or BUNDLED_CATALOGUE
     try:

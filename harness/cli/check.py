@@ -15,9 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from harness import ci_annotations, exit_codes, levels, markdown
+from harness import exit_codes
+from harness.report import annotations as ci_annotations
+from harness.rules import levels
+from harness.report import markdown_text as markdown
 from harness.adapter import known_capabilities, public_methods
-from harness.children import Children
+from harness.processes import Children
 from harness.plugin import ADAPTER_ERROR, CONTRACTS_DIR, NOT_APPLICABLE, adapter_under_test, header_lines
 
 _STATUS_ORDER = ("failed", "error", "passed", NOT_APPLICABLE, "skipped")

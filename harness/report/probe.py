@@ -10,7 +10,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from harness.levels import LEVELS
+from harness.rules.levels import LEVELS
 from harness.loopback.probe_checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult
 from harness.report.junit import xml_safe
 

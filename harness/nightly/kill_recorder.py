@@ -1,6 +1,6 @@
 """A pytest plugin for mutmut's test runs inside the copy: what was tested, and what killed each mutant.
 
-mutmut loads it with ``-p harness.nightly.mutmut_probe`` (see ``mutmut_run``).
+mutmut loads it with ``-p harness.nightly.kill_recorder`` (see ``mutmut_run``).
 It writes into the directory named by ``$HARNESS_NIGHTLY_PROBE``:
 
 - ``imports.json``: the file each ``harness.reference`` module was imported

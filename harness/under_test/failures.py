@@ -13,8 +13,8 @@ _HARNESS = Path(harness.__file__).resolve().parent
 _MACHINERY = (
     _HARNESS / "contracts",
     _HARNESS / "plugin.py",
-    _HARNESS / "guard.py",
-    _HARNESS / "check.py",
+    _HARNESS / "under_test",
+    _HARNESS / "cli",
     _HARNESS / "bridge",
 )
 _LIBRARIES = ("/hypothesis/", "/_pytest/", "/pluggy/", "/_hypothesis_", "/site-packages/pytest/")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from hypothesis import strategies as st
+from harness.clip import shown
 
 FIELDS = ("input", "response", "reasoning", "tool_calls", "tool_results", "tools_used", "timestamp")
 
@@ -51,12 +52,6 @@ def event_lists(draw, min_size: int = 1, max_size: int = 3, **kwargs) -> list[di
 def _normal(field: str, value):
     # "" and None both mean "no reasoning"; every other field compares as is.
     return (value or None) if field == "reasoning" else value
-
-
-def shown(value, limit: int = 300) -> str:
-    """``repr(value)``, cut to ``limit`` characters so long texts keep a message readable."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def differences(want: dict, got: dict, fields: tuple[str, ...] = FIELDS) -> list[str]:

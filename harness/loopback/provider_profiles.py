@@ -1,6 +1,6 @@
 """Provider profiles: each request checked as a real provider would check it, and answered the same way.
 
-A profile lists every rule a request breaks (:class:`~harness.loopback.record.Violation`);
+A profile lists every rule a request breaks (:class:`~harness.loopback.exchanges.Violation`);
 the first one the provider refuses decides the answer (its real HTTP status
 and error body, :mod:`harness.loopback.answers`), the rest are recorded too.
 A rule the provider does not enforce is still recorded, with status 200, so a
@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.loopback import answers
-from harness.loopback.record import Violation
-from harness.reasoning_rules import DEFAULT_ERA, ERAS, must_carry
+from harness.loopback.exchanges import Violation
+from harness.rules.reasoning import DEFAULT_ERA, ERAS, must_carry
 
 # Top-level arguments of OpenAI's chat completions API (https://platform.openai.com/docs/api-reference/chat).
 OPENAI_ARGUMENTS = frozenset({

@@ -1,0 +1,1 @@
+"""Configuration the harness reads: the shared table schema, pyproject tables, Hypothesis profiles."""

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.plugin import CONTRACTS_DIR, capability_of, level_key
+from harness import CONTRACTS_DIR
+from harness.plugin import capability_of, level_key
 
 OUTPUT = Path(__file__).resolve().parent / "rules.md"
 

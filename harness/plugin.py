@@ -29,17 +29,17 @@ from pathlib import Path
 
 import pytest
 
-from harness.under_test import failures
-from harness.rules import levels
-from harness.config import hypothesis_profiles as profiles
+from harness import CONTRACTS_DIR
 from harness.adapter import CAPABILITIES, FIXTURE_NAMES, AdapterError, LoadedAdapter, load_adapter, resolve_spec
 from harness.bridge import DEFAULT_TIMEOUT, BridgeAdapter, BridgeError, load_bridge
-from harness.under_test.guard import NOT_APPLICABLE, AdapterFault, GuardedAdapter, NotApplicable
+from harness.config import hypothesis_profiles as profiles
+from harness.rules import levels
 from harness.rules.policy import Policies, PolicyError, load_policies
 from harness.rules.reasoning import DEFAULT_ERA, ERAS
+from harness.under_test import failures
+from harness.under_test.guard import NOT_APPLICABLE, AdapterFault, GuardedAdapter, NotApplicable
 
 ADAPTER_ERROR = "error"  # the contract could not run: the adapter faulted, or its process crashed or broke the protocol
-CONTRACTS_DIR = Path(__file__).resolve().parent / "contracts"
 SEED_OPTION = "--hypothesis-seed"  # Hypothesis's own pytest option
 
 _adapter_key = pytest.StashKey[LoadedAdapter]()

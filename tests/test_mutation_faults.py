@@ -23,7 +23,7 @@ from harness.cli.mutate import BUNDLED_CATALOGUE
 from harness.mutation.copy_executor import read_probe_output
 from harness.mutation.engine import Reply
 from harness.mutation.executor import ContractsExecutor
-from harness.mutation.outcome import Mutant, RunOutcome, Verdict
+from harness.outcomes.mutants import Mutant, RunOutcome, Verdict
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project
 from test_mutation_adapter import EXAMPLE, SPEC, _git_project

@@ -14,7 +14,7 @@ import pytest
 
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.executor import Children, ContractsExecutor
-from harness.mutation.outcome import Verdict
+from harness.outcomes.mutants import Verdict
 from harness.mutation.runner import KnownBugRun
 from harness.mutation.workspace import Project
 

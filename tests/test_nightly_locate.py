@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.mutation.outcome import Position
+from harness.outcomes.mutants import Position
 from harness.nightly.locate import function_range, locate, offset
 
 SOURCE = '''\

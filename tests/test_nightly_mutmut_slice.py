@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from harness.processes import Children
-from harness.mutation.outcome import Position
+from harness.outcomes.mutants import Position
 from harness.mutation.workspace import Project
 from harness.nightly.locate import offset
 from harness.nightly.mutmut_run import run_mutmut

@@ -11,13 +11,13 @@ import jsonschema
 import pytest
 
 from harness.cli import main
-from harness.mutation.outcome import Mutant, MutantResult, Position, Verdict
+from harness.outcomes.mutants import Mutant, MutantResult, Position, Verdict
 from harness.mutation.runner import shard
 from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
 from harness.nightly.equivalents import parse_exemptions
 from harness.nightly.mutmut_driver import select
 from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
-from harness.report.score import Thresholds
+from harness.outcomes.score import Thresholds
 from harness.report.console import render_console
 from harness.report.digest import digest
 from harness.report.files import REPORT_FILES, write_reports

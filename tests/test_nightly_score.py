@@ -11,7 +11,7 @@ from harness import exit_codes
 from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
 from harness.exit_codes import MUTMUT as EXIT_MUTMUT
 from harness.exit_codes import first as _first
-from harness.report.score import (
+from harness.outcomes.score import (
     MUTMUT_STATUS,
     ThresholdError,
     Thresholds,

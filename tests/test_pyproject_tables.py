@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.report.score import ThresholdError, load_thresholds
+from harness.outcomes.score import ThresholdError, load_thresholds
 from harness.rules.policy import POLICIES, PolicyError, load_policies, policy_schema
 from harness.config.table_schema import SCHEMAS, load_schema, problems
 

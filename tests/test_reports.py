@@ -11,8 +11,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from harness.mutation.outcome import Mutant, MutantResult, Position, Verdict
-from harness.report.score import Thresholds
+from harness.outcomes.mutants import Mutant, MutantResult, Position, Verdict
+from harness.outcomes.score import Thresholds
 from harness.report.digest import digest
 from harness.report.files import REPORT_FILES, write_reports
 from harness.report.markdown import render_markdown

@@ -7,7 +7,7 @@ from harness.exit_codes import STALE_INVALID as EXIT_STALE_INVALID
 from harness.exit_codes import SURVIVED as EXIT_SURVIVED
 from harness.exit_codes import TIMEOUT as EXIT_TIMEOUT
 from harness.cli.mutate import exit_code
-from harness.mutation.outcome import Mutant, MutantResult, Verdict
+from harness.outcomes.mutants import Mutant, MutantResult, Verdict
 from harness.mutation.reach import ALL_TESTS, mark_reached, reach_lines
 from harness.mutation.runner import parse_shard, shard
 from harness.mutation.verdict import decide

@@ -21,7 +21,8 @@ from harness.rules import levels
 from harness.report import markdown_text as markdown
 from harness.adapter import known_capabilities, public_methods
 from harness.processes import Children
-from harness.plugin import ADAPTER_ERROR, CONTRACTS_DIR, NOT_APPLICABLE, adapter_under_test, header_lines
+from harness import CONTRACTS_DIR
+from harness.plugin import ADAPTER_ERROR, NOT_APPLICABLE, adapter_under_test, header_lines
 
 _STATUS_ORDER = ("failed", "error", "passed", NOT_APPLICABLE, "skipped")
 

@@ -14,7 +14,7 @@ from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.processes import Children
 from harness.mutation.copy_executor import CommandExecutor
 from harness.mutation.executor import ContractsExecutor, EngineNotReady
-from harness.mutation.outcome import MutantResult, Verdict
+from harness.outcomes.mutants import MutantResult, Verdict
 from harness.mutation.progress import MutantProgress
 from harness.mutation.runner import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun, shard
 from harness.mutation.workspace import Project
@@ -71,7 +71,7 @@ def _usage(message: str) -> int:
 
 
 def _run(o: Options) -> int:
-    from harness.report.score import ThresholdError, load_thresholds
+    from harness.outcomes.score import ThresholdError, load_thresholds
 
     path = o.catalogue or BUNDLED_CATALOGUE
     try:

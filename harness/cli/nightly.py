@@ -32,13 +32,13 @@ from harness.cli.mutate import (
 )
 from harness.processes import Children
 from harness.mutation.executor import ContractsExecutor
-from harness.mutation.outcome import MutantResult
+from harness.outcomes.mutants import MutantResult
 from harness.mutation.progress import MutantProgress
 from harness.mutation.runner import BaselineRed, BaselineTimedOut, KnownBugRun, shard
 from harness.mutation.workspace import Project
 from harness.nightly.equivalents import ExemptionError, load_exemptions
 from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, check_exemptions, run_mutmut
-from harness.report.score import ThresholdError, Thresholds, load_thresholds
+from harness.outcomes.score import ThresholdError, Thresholds, load_thresholds
 from harness.nightly.shadow_guard import ShadowedRun
 from harness.report.merge import merge_reports
 from harness.report.publish import publish

@@ -22,16 +22,9 @@ from dataclasses import dataclass
 from harness import exit_codes
 from harness.processes import Children, run_owned
 from harness.loopback.delivery import Delivery
-from harness.loopback.probe_checks import (
-    FAILED,
-    NOT_APPLICABLE,
-    PASSED,
-    CheckResult,
-    Run,
-    check_session,
-    tested,
-)
+from harness.loopback.probe_checks import Run, check_session, tested
 from harness.loopback.scenarios import SCENARIOS, Scenario
+from harness.outcomes.checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult
 
 PLACEHOLDERS = ("base_url", "session", "prompt", "provider", "model")
 MODEL = "loopback-model"

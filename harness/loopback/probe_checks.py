@@ -9,18 +9,18 @@ single-turn scenario) is not applicable.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from harness.outcomes.checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult, Finding
 
 from harness.loopback.agent_style import content_text, replayed_as_text
 from harness.loopback.provider_profiles import DeepSeekProfile, OpenAIProfile, Profile
 from harness.loopback.exchanges import Exchange
 from harness.loopback.scenarios import PARTIAL, Scenario
-from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG
-from harness.testing.requests import FORMAT_EFFORTS
+from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG, FORMAT_EFFORTS
 from harness.rules.pairing import same_arguments
 from harness.clip import clip
 
-PASSED, FAILED, NOT_APPLICABLE = "passed", "failed", "not applicable"
 AGENT_FINISHED = "agent-finished"
 NO_REQUEST = "the agent sent no request to the provider"
 
@@ -31,35 +31,6 @@ def tested(results: list[CheckResult]) -> bool:
     ``agent-finished`` passing alone proves only that a program exited 0.
     """
     return any(r.status == FAILED or (r.status == PASSED and r.rule != AGENT_FINISHED) for r in results)
-
-
-@dataclass
-class Finding:
-    request: int | None  # the request's number in the session's record
-    message_index: int | None
-    detail: str
-    excerpt: str = ""
-    label: str = "sent"  # what the excerpt is: what the agent sent, or its own output
-
-    def describe(self) -> str:
-        where = "" if self.request is None else f"request #{self.request}" + (
-            f", message #{self.message_index}" if self.message_index is not None else "") + ": "
-        return where + self.detail
-
-
-@dataclass
-class CheckResult:
-    scenario: str
-    rule: str
-    level: str
-    title: str
-    status: str = PASSED
-    findings: list[Finding] = field(default_factory=list)
-    reason: str = ""  # why not applicable
-
-    @property
-    def name(self) -> str:
-        return f"{self.scenario}::{self.rule}"
 
 
 @dataclass

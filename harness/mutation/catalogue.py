@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.mutation.outcome import Mutant
+from harness.outcomes.mutants import Mutant
 from harness.mutation.runner_config import (
     RunnerConfig,
     RunnerConfigError,

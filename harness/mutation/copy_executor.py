@@ -17,19 +17,19 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import harness.contracts
+from harness import CONTRACTS_DIR
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
 from harness.processes import Children, run_child
 from harness.mutation.coverage_files import CoverageFileError, read_line_coverage
 from harness.mutation.forkserver import ZygoteDied, ZygotePool
 from harness.mutation.junit_read import JUnitError, read_junit
-from harness.mutation.outcome import Mutant, RunOutcome, matches
+from harness.outcomes.mutants import Mutant, RunOutcome, matches
 from harness.mutation.patch import AppliedPatch
 from harness.mutation.reach import ALL_TESTS
 from harness.mutation.runner_config import RunnerConfig
 from harness.mutation.workspace import Project, Workspace
 
-INSTALLED_CONTRACTS = Path(harness.contracts.__file__).resolve().parent
+INSTALLED_CONTRACTS = CONTRACTS_DIR
 CONTRACTS_SUBDIR = INSTALLED_CONTRACTS.relative_to(INSTALLED_CONTRACTS.parents[1])
 
 HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / "harness-hypothesis-cache"

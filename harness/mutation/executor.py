@@ -30,9 +30,9 @@ from harness.mutation.copy_executor import (
 )
 from harness.mutation.engine import WorkerDied, WorkerNotReady, WorkerPool
 from harness.mutation.inmemory import COPY
-from harness.mutation.outcome import Mutant, RunOutcome, matches
+from harness.outcomes.mutants import Mutant, RunOutcome, matches
 from harness.mutation.patch import AppliedPatch
-from harness.mutation.workspace import Project, Workspace
+from harness.mutation.workspace import Project
 
 __all__ = ["HYPOTHESIS_CACHE", "Children", "CommandExecutor", "ContractsExecutor", "CopyExecutor", "RunOutcome",
            "matches"]

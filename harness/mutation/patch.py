@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.mutation.outcome import Position
+from harness.outcomes.mutants import Position
 
 
 class StalePatch(Exception):

@@ -8,7 +8,7 @@ from collections import Counter
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness.mutation.outcome import MutantResult, Verdict
+from harness.outcomes.mutants import MutantResult, Verdict
 
 _STYLE = {
     Verdict.KILLED: "green",

@@ -9,7 +9,7 @@ from typing import Callable
 from harness.mutation.catalogue import CatalogueError
 from harness.mutation.copy_executor import PerCopyExecutor
 from harness.mutation.executor import ContractsExecutor
-from harness.mutation.outcome import Mutant, MutantResult, RunOutcome, Verdict, matches
+from harness.outcomes.mutants import Mutant, MutantResult, RunOutcome, Verdict, matches
 from harness.mutation.patch import StalePatch, apply_patch
 from harness.mutation.reach import mark_reached
 from harness.mutation.verdict import decide

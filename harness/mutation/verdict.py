@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.mutation.outcome import KILL_KINDS, Verdict
+from harness.outcomes.mutants import KILL_KINDS, Verdict
 
 SHOWN = 3  # contract ids a one-line reason names before it only counts the rest
 

@@ -185,7 +185,7 @@ class WorkerPlugin:
             if self._in_code(getattr(module, "__file__", None) or "")
         ]
         self.reimport_blockers = inmemory.captured_names(set(self.code_modules))
-        from harness.mutation.outcome import matches
+        from harness.outcomes.mutants import matches
 
         self.matches = matches
         # Compiled once here rather than in every fork: the original code of each module under test,

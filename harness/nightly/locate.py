@@ -15,7 +15,7 @@ import re
 import tokenize
 from dataclasses import dataclass
 
-from harness.mutation.outcome import Position
+from harness.outcomes.mutants import Position
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from harness.mutation.outcome import Verdict
+from harness.outcomes.mutants import Verdict
 from harness.mutation.verdict import some
 from harness.report.digest import Digest, counts_line
 from harness.report.model import details, kill_kind, label, needs_attention, patched_by, why

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from harness.report.score import Score, Thresholds, score
+from harness.outcomes.score import Score, Thresholds, score
 from harness.report.model import (
     Entry,
     Report,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from harness.report.markdown_text import cell, code, fenced, table
-from harness.mutation.outcome import Verdict
+from harness.outcomes.mutants import Verdict
 from harness.report.diff import diff_text
 from harness.report.digest import Digest, Located, counts_line, run_line
 from harness.report.model import Entry, Report, details, exempted_by, headline, kill_kind, label, why

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.report.score import Thresholds
+from harness.outcomes.score import Thresholds
 from harness.report.model import RUNS_KEY, Report, mutants, runs
 from harness.report.stryker_json import ReportError
 

@@ -13,15 +13,15 @@ the schema allows it:
   and for the nightly the seed, the contracts' tally and mutmut's counts).
 
 A known bug's id is its catalogue id and its mutator is that id; a mutmut
-mutant's id is mutmut's name (:func:`harness.report.score.is_mutmut`).
+mutant's id is mutmut's name (:func:`harness.outcomes.score.is_mutmut`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from harness.mutation.outcome import Verdict
-from harness.report.score import UNDETECTED, is_mutmut
+from harness.outcomes.mutants import Verdict
+from harness.outcomes.score import UNDETECTED, is_mutmut
 
 Report = dict[str, Any]  # the schema's report object
 Entry = dict[str, Any]  # the schema's MutantResult object

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from harness.rules.levels import LEVELS
-from harness.loopback.probe_checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult
+from harness.outcomes.checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult
 from harness.report.junit import xml_safe
 
 _LABEL = {PASSED: "PASSED", FAILED: "FAILED", NOT_APPLICABLE: "NOT APPLICABLE"}

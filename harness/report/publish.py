@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.report.score import Thresholds
+from harness.outcomes.score import Thresholds
 from harness.report import github
 from harness.report.console import render_console
 from harness.report.digest import Digest, digest

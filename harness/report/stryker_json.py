@@ -14,10 +14,10 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 import harness
-from harness.mutation.outcome import MutantResult, Position
+from harness.outcomes.mutants import MutantResult, Position
 from harness.nightly.equivalents import EQUIVALENT, Exemption, by_line, strip
 from harness.nightly.locate import Change, function_range, locate
-from harness.report.score import Thresholds, report_status
+from harness.outcomes.score import Thresholds, report_status
 from harness.report.model import PATCHED_BY, RUNS_KEY, Entry, Report, exemption_prefix
 
 if TYPE_CHECKING:  # only their fields are read; importing them would load the mutation engine

@@ -29,11 +29,15 @@ from __future__ import annotations
 
 from harness.adapter import ERAS
 
-__all__ = ["DEEPSEEK_EFFORT_RUNG", "DEFAULT_ERA", "ERAS", "must_carry", "non_string_reasoning", "reasoning_violations"]
+__all__ = ["DEEPSEEK_EFFORT_RUNG", "DEFAULT_ERA", "ERAS", "FORMAT_EFFORTS", "must_carry", "non_string_reasoning", "reasoning_violations"]
 
 DEFAULT_ERA = "current"
 
 # reasoning_effort word -> the rung DeepSeek thinks at (its documented ladder is low/high/max).
+# The words the chat-completions format defines for reasoning_effort ("none" on the models that
+# reason by default); an adapter's own words ("off", DeepSeek's "max") are not among them.
+FORMAT_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
+
 DEEPSEEK_EFFORT_RUNG = {"minimal": "low", "low": "low", "medium": "high", "high": "high", "xhigh": "high",
                         "max": "max"}
 

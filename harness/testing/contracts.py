@@ -24,14 +24,14 @@ from typing import Any, ClassVar
 
 import pytest
 
-import harness.contracts
+from harness import CONTRACTS_DIR
 from harness.adapter import CAPABILITIES, LoadedAdapter, capabilities_of
 from harness.bridge import DEFAULT_TIMEOUT, load_bridge
 from harness.plugin import capability_fixture
 
 
 def _contract_modules() -> list[Any]:
-    names = sorted(m.name for m in pkgutil.iter_modules(harness.contracts.__path__) if m.name.startswith("test_"))
+    names = sorted(m.name for m in pkgutil.iter_modules([str(CONTRACTS_DIR)]) if m.name.startswith("test_"))
     return [importlib.import_module(f"harness.contracts.{name}") for name in names]
 
 

@@ -35,10 +35,6 @@ LOOKALIKE_URLS = (
     "https://api.deepseek.com@evil.io/v1",
 )
 
-# The words the chat-completions format defines for reasoning_effort ("none" on the models that
-# reason by default); an adapter's own words ("off", DeepSeek's "max") are not among them.
-FORMAT_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
-
 
 def host_of(base_url: str | None) -> str | None:
     """The host a base URL reaches, lower-cased (``None`` without one): what ``reasoning.hosts`` lists."""

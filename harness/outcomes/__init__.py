@@ -1,0 +1,1 @@
+"""What runs produce, below every engine and every renderer: contract results, mutant verdicts, scores."""

@@ -79,9 +79,9 @@ def test_the_scan_fails_on_a_key_in_the_query(tmp_path):
 
 def test_the_scan_command_exits_nonzero_on_a_credential(tmp_path):
     leaky = _cassette(tmp_path, "      Authorization:\n      - Bearer sk-live-0123456789abcdef0123\n")
-    run = subprocess.run([sys.executable, "-m", "harness.testing.cassettes", str(leaky)], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "harness.loopback.credentials", str(leaky)], capture_output=True, text=True)
     assert run.returncode == 1 and "Authorization" in run.stdout, run.stdout + run.stderr
-    run = subprocess.run([sys.executable, "-m", "harness.testing.cassettes", *map(str, BUNDLED)], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "harness.loopback.credentials", *map(str, BUNDLED)], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
 
 

@@ -1,5 +1,9 @@
 """Write ``docs/rules.md``: every contract's rule, level and capability, from the contracts themselves.
 
+The rules the loopback provider and the probe judge requests by follow, from
+their registry (:mod:`harness.rules.registry`), each with the contracts that
+hold an adapter to the same rule.
+
     python docs/rules.py [--check]
 
 The contracts are collected (not run) against the bundled reference; each
@@ -20,6 +24,7 @@ import pytest
 
 from harness import CONTRACTS_DIR
 from harness.plugin import capability_of, level_key
+from harness.rules.registry import RULES
 
 OUTPUT = Path(__file__).resolve().parent / "rules.md"
 
@@ -69,7 +74,25 @@ def _render(items: list[pytest.Item]) -> str:
                 level = "; ".join(f"{lv}: {', '.join(c)}" for lv, c in by_level.items())
             lines.append(f"| `{function}` | {level} | {capability} | {len(cases)} |")
         lines.append("")
+    lines += _registry()
     return "\n".join(lines)
+
+
+def _registry() -> list[str]:
+    lines = [
+        "## The loopback provider's and the probe's rules",
+        "",
+        "The names `harness serve` records violations under and `harness probe` reports checks by",
+        "(`harness/rules/registry.py`); a contract named beside a rule holds an adapter to the same rule.",
+        "",
+        "| rule | level | holds | contracts |",
+        "|---|---|---|---|",
+    ]
+    for rule in RULES.values():
+        contracts = ", ".join(f"[`{c}`](#{c})" for c in rule.contracts)
+        lines.append(f"| `{rule.name}` | {rule.level} | {rule.title} | {contracts} |")
+    lines.append("")
+    return lines
 
 
 def render() -> str:

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from harness.loopback import Delivery, LoopbackProvider, NotLoopback, is_loopback
-from harness.loopback.scenarios import events_json
+from harness.wire.sse import chunks
 
 TOOLS = [{"type": "function", "function": {"name": name, "parameters": {
     "type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer", "maximum": 7}},
@@ -54,7 +54,7 @@ def test_harness_serve_listens_on_loopback_without_host_and_stops_by_itself():
 def test_a_streamed_scenario_round_and_the_same_round_unstreamed():
     with LoopbackProvider(scenario="index-zero") as provider:
         response, pieces, exchange = _stream(provider, _body())
-        events = events_json(b"".join(pieces))
+        events = chunks(b"".join(pieces))
         unstreamed = httpx.post(provider.base_url + "/chat/completions", json=_body(stream=False), timeout=10).json()
     assert response.headers["content-type"].startswith("text/event-stream")
     assert b"".join(pieces).endswith(b"data: [DONE]\n\n")
@@ -87,7 +87,7 @@ def test_a_request_for_usage_gets_a_usage_chunk_and_keep_alives_are_comments():
         _, pieces, _ = _stream(provider, _body(stream_options={"include_usage": True}))
     body = b"".join(pieces)
     assert body.startswith(b": keep-alive\n\n") and body.count(b": keep-alive") > 5
-    last = events_json(body)[-1]
+    last = chunks(body)[-1]
     assert last["choices"] == [] and last["usage"]["total_tokens"] > 0
 
 
@@ -95,7 +95,7 @@ def test_an_error_inside_the_stream_ends_it_without_done():
     with LoopbackProvider(scenario="stream-error") as provider:
         _, pieces, _ = _stream(provider, _body())
         unstreamed = httpx.post(provider.base_url + "/chat/completions", json=_body(stream=False), timeout=10)
-    events = events_json(b"".join(pieces))
+    events = chunks(b"".join(pieces))
     assert events[-1]["error"]["type"] == "server_error" and b"[DONE]" not in b"".join(pieces)
     assert unstreamed.status_code == 500 and unstreamed.json()["error"]["type"] == "server_error"
 

@@ -26,28 +26,14 @@ Both providers wrap the text the same way: ``{"error": {"message", "type",
 
 from __future__ import annotations
 
-# OpenAI's answer when an assistant message's tool calls lack their tool messages; {ids} joined with ", ".
-OPENAI_UNANSWERED_CALLS = (
-    "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
-    "'tool_call_id'. The following tool_call_ids did not have response messages: {ids}"
-)
-# DeepSeek's answer to the same.
-DEEPSEEK_UNANSWERED_CALLS = (
-    "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
-    "'tool_call_id'. (insufficient tool messages following tool_calls message)"
-)
-# Both providers' answer to a tool message no assistant tool call precedes (newer responses spell
-# "preceding"; older ones "preceeding").
-ORPHAN_TOOL_MESSAGE = (
-    "Invalid parameter: messages with role 'tool' must be a response to a preceding message with 'tool_calls'."
-)
+# The pairing rule's and the reasoning rule's texts live with the rules, which the contracts quote too.
+from harness.rules.pairing import DEEPSEEK_UNANSWERED_CALLS, OPENAI_UNANSWERED_CALLS, ORPHAN_TOOL_MESSAGE
+from harness.rules.reasoning import ANSWERS as _REASONING
+
 # DeepSeek, by era of its reasoning_content rule.
-R1_REASONING_SENT_BACK = (
-    "The reasoning_content is an intermediate result for display purposes only and will not be included in "
-    "the context for inference. Please remove the reasoning_content from your message to reduce network traffic."
-)
-V32_REASONING_MISSING = "Missing `reasoning_content` field in the assistant message at message index {n}."
-CURRENT_REASONING_MISSING = "The reasoning_content in the thinking mode must be passed back to the API."
+R1_REASONING_SENT_BACK = _REASONING["r1"]
+V32_REASONING_MISSING = _REASONING["v3.2"]
+CURRENT_REASONING_MISSING = _REASONING["current"]
 THINKING_TOOL_CHOICE = "Thinking mode does not support this tool_choice"
 # OpenAI's strict schema: a key it does not know on a message, and an argument it does not know.
 OPENAI_UNKNOWN_MESSAGE_FIELD = "Additional properties are not allowed ('{field}' was unexpected) - 'messages.{n}'"

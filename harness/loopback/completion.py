@@ -10,14 +10,14 @@ that error and HTTP 500.
 
 from __future__ import annotations
 
-from harness.loopback.scenarios import events_json
+from harness.wire.sse import chunks
 
 
 def fold(body: bytes) -> tuple[int, dict]:
     """(status, JSON body) of the non-streamed answer to the stream ``body``."""
     content, reasoning, calls = [], [], []
     finish, usage, envelope = None, None, {}
-    for event in events_json(body):
+    for event in chunks(body):
         if "error" in event:
             return 500, {"error": event["error"]}
         envelope = envelope or {k: event[k] for k in ("id", "created", "model") if k in event}

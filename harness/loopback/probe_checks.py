@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from harness.outcomes.checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult, Finding
 
 from harness.loopback.agent_style import content_text, replayed_as_text
-from harness.loopback.provider_profiles import DeepSeekProfile, OpenAIProfile, Profile
+from harness.loopback.provider_profiles import DeepSeekProfile, Profile
 from harness.loopback.exchanges import Exchange
 from harness.loopback.scenarios import PARTIAL, Scenario
 from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG, FORMAT_EFFORTS
 from harness.rules.pairing import same_arguments
+from harness.rules.registry import RULES
 from harness.clip import clip
 
 AGENT_FINISHED = "agent-finished"
@@ -47,29 +48,10 @@ class Run:
     last_request: int
 
 
-# (rule, title) of the profile rules, by profile class; their levels come from the violations themselves.
-PROFILE_RULES = {
-    OpenAIProfile: [("unanswered-tool-calls", "wire", "every tool call is answered by a tool message right after it"),
-                    ("orphan-tool-message", "wire", "no tool message without the call it answers"),
-                    ("unknown-argument", "wire", "no top-level argument the API does not have (thinking, extra_body)"),
-                    ("unknown-message-field", "provider", "no message key OpenAI's schema does not have "
-                     "(reasoning_content)")],
-    DeepSeekProfile: [("unanswered-tool-calls", "wire", "every tool call is answered by a tool message right after it"),
-                      ("orphan-tool-message", "wire", "no tool message without the call it answers"),
-                      ("reasoning-missing", "provider", "reasoning_content sent back where the era requires it"),
-                      ("reasoning-sent-back", "provider", "no reasoning_content sent back where the era forbids it"),
-                      ("thinking-switch-nested", "provider", "the thinking switch at the top level of the body"),
-                      ("tool-choice-in-thinking-mode", "provider", "no forced tool_choice in thinking mode")],
-}
-GATEWAY_RULES = [("unanswered-tool-calls", "wire", "every tool call is answered by a tool message right after it"),
-                 ("orphan-tool-message", "wire", "no tool message without the call it answers")]
-
-
 def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange], runs: list[Run]) -> list[CheckResult]:
     checks: list[CheckResult] = []
-    rules = PROFILE_RULES.get(type(profile), GATEWAY_RULES)
-    for rule, level, title in rules:
-        result = CheckResult(scenario.name, rule, level, title)
+    for rule in profile.judged:
+        result = _result(scenario, rule)
         if not exchanges:
             checks.append(_na(result, NO_REQUEST))
             continue
@@ -95,6 +77,12 @@ def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange
     return checks
 
 
+def _result(scenario: Scenario, rule: str, level: str | None = None) -> CheckResult:
+    """An open result of ``rule`` on ``scenario``, named, levelled and titled by the registry."""
+    entry = RULES[rule]
+    return CheckResult(scenario.name, rule, level or entry.level, entry.title)
+
+
 def _settle(result: CheckResult) -> CheckResult:
     result.status = FAILED if result.findings else PASSED
     return result
@@ -106,7 +94,7 @@ def _na(result: CheckResult, reason: str) -> CheckResult:
 
 
 def _agent_finished(scenario: Scenario, runs: list[Run], exchanges: list[Exchange]) -> CheckResult:
-    result = CheckResult(scenario.name, AGENT_FINISHED, "wire", "the agent finished every turn (exit status 0)")
+    result = _result(scenario, AGENT_FINISHED)
     for run in runs:
         if scenario.name == "stream-error" and run.turn == 0:
             continue  # the stream failed on purpose: giving up that turn is right
@@ -137,9 +125,8 @@ def _follow_ups(exchanges: list[Exchange]) -> dict[int, Exchange]:
 
 
 def _calls_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
-    level = "robust" if scenario.name == "index-zero" else "wire"
-    result = CheckResult(scenario.name, "calls-carried", level,
-                         "the follow-up request carries every streamed call with its id, name and arguments")
+    # Calls streamed in a shape outside the format (index-zero) are carried at that scenario's level.
+    result = _result(scenario, "calls-carried", "robust" if scenario.level == "robust" else None)
     rounds = [e for e in exchanges if e.streamed is not None and e.streamed.calls and e.status == 200]
     if not rounds:
         return _na(result, "no tool call was streamed (does the agent declare a tool you allowed with --tool?)")
@@ -176,8 +163,7 @@ def _calls_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult
 
 
 def _calls_structured(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
-    result = CheckResult(scenario.name, "calls-structured", "policy",
-                         "tool rounds are replayed as tool_calls and tool messages, not as text (a choice of style)")
+    result = _result(scenario, "calls-structured")
     follow_ups = _follow_ups(exchanges)
     rounds = [e for e in exchanges if e.streamed is not None and e.streamed.calls and e.status == 200
               and e.number in follow_ups]
@@ -192,9 +178,7 @@ def _calls_structured(scenario: Scenario, exchanges: list[Exchange]) -> CheckRes
 
 
 def _turn_ends_in_text(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
-    result = CheckResult(scenario.name, "turn-ends-in-text", "policy",
-                         "after a tool round the agent asks the model again, and ends on its plain text (a choice "
-                         "of style: some agents end through a final-answer tool)")
+    result = _result(scenario, "turn-ends-in-text")
     follow_ups = _follow_ups(exchanges)
     rounds = [e for e in exchanges if e.streamed is not None and e.streamed.calls and e.status == 200]
     if not rounds:
@@ -220,8 +204,7 @@ def _assistant_for(messages: list[dict], streamed) -> int | None:
 
 
 def _text_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
-    result = CheckResult(scenario.name, "text-carried", "wire",
-                         "each answer streamed comes back verbatim as its assistant message in later requests")
+    result = _result(scenario, "text-carried")
     follow_ups = _follow_ups(exchanges)
     rounds = [e for e in exchanges if e.streamed is not None and e.streamed.text and not e.streamed.calls
               and not e.streamed.error and e.number in follow_ups]
@@ -239,8 +222,7 @@ def _text_carried(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
 
 
 def _reasoning_carried(scenario: Scenario, profile: Profile, exchanges: list[Exchange]) -> CheckResult:
-    result = CheckResult(scenario.name, "reasoning-carried", "provider",
-                         "each round's own reasoning goes back beside it (DeepSeek, by era)")
+    result = _result(scenario, "reasoning-carried")
     if not isinstance(profile, DeepSeekProfile) or profile.era == "r1":
         return _na(result, f"{profile.name} takes no reasoning back")
     follow_ups = _follow_ups(exchanges)
@@ -265,8 +247,7 @@ def _reasoning_carried(scenario: Scenario, profile: Profile, exchanges: list[Exc
 
 
 def _history_replayed(scenario: Scenario, exchanges: list[Exchange], runs: list[Run]) -> CheckResult:
-    result = CheckResult(scenario.name, "history-replayed", "wire",
-                         "the next turn's first request replays the earlier turns: prompts, calls, results, answers")
+    result = _result(scenario, "history-replayed")
     later_runs = [r for r in runs if r.turn > 0 and r.first_request <= r.last_request]
     if not later_runs:
         return _na(result, "a single turn, or no request in a later turn")
@@ -311,21 +292,20 @@ def _messages_excerpt(exchange: Exchange, limit: int = 600) -> str:
 def _effort(scenario: Scenario, profile: Profile, exchanges: list[Exchange]) -> CheckResult:
     deepseek = isinstance(profile, DeepSeekProfile)
     accepted = sorted(DEEPSEEK_EFFORT_RUNG) if deepseek else list(FORMAT_EFFORTS)
-    result = CheckResult(scenario.name, "effort-word", "provider" if deepseek else "wire",
-                         f"reasoning_effort, when sent, is a word {profile.name} reads ({', '.join(accepted)})")
+    result = _result(scenario, "deepseek-effort-word" if deepseek else "effort-word")
     sent = [(e, e.json.get("reasoning_effort")) for e in exchanges if e.json and "reasoning_effort" in e.json]
     if not sent:
         return _na(result, "no request sent reasoning_effort")
     for exchange, word in sent:
         if word not in accepted:
-            result.findings.append(Finding(exchange.number, None, f"reasoning_effort={word!r}",
+            result.findings.append(Finding(exchange.number, None, f"reasoning_effort={word!r}; {profile.name} "
+                                           f"reads {', '.join(accepted)}",
                                            json.dumps({"reasoning_effort": word})))
     return _settle(result)
 
 
 def _error_not_persisted(scenario: Scenario, exchanges: list[Exchange]) -> CheckResult:
-    result = CheckResult(scenario.name, "error-not-persisted", "wire",
-                         "a stream that ended in an error is never replayed as the model's answer")
+    result = _result(scenario, "error-not-persisted")
     failed = [e for e in exchanges if e.streamed is not None and e.streamed.error]
     later = [e for f in failed[:1] for e in _later(exchanges, f)]
     if not later:

@@ -28,7 +28,12 @@ from dataclasses import dataclass
 
 from harness.loopback import answers
 from harness.loopback.exchanges import Violation
-from harness.rules.reasoning import DEFAULT_ERA, ERAS, must_carry
+from harness.rules.pairing import (
+    ANSWERED_TWICE, DEEPSEEK_UNANSWERED_CALLS, OPENAI_UNANSWERED_CALLS, ORPHAN, ORPHAN_TOOL_MESSAGE, pairing,
+    unanswered_by_message,
+)
+from harness.rules.reasoning import DEFAULT_ERA, ERAS, MISSING, reasoning_breaks
+from harness.rules.registry import RULES
 
 # Top-level arguments of OpenAI's chat completions API (https://platform.openai.com/docs/api-reference/chat).
 OPENAI_ARGUMENTS = frozenset({
@@ -66,10 +71,10 @@ class Profile:
     def check(self, body: dict | None, number: int) -> list[Violation]:
         """Every rule ``body`` (request ``number``) breaks, the refused ones first in the order checked."""
         if body is None:
-            return [self._v("body-not-json", "wire", number, None, "the request body is not a JSON object",
+            return [self._v("body-not-json", number, None, "the request body is not a JSON object",
                             400, answers.NOT_JSON)]
         if not isinstance(body.get("messages"), list):
-            return [self._v("messages-missing", "wire", number, None, "the body has no 'messages' list",
+            return [self._v("messages-missing", number, None, "the body has no 'messages' list",
                             400, answers.MISSING_MESSAGES, param="messages")]
         messages = [m if isinstance(m, dict) else {} for m in body["messages"]]
         return self.rules(body, messages, number)
@@ -84,55 +89,42 @@ class Profile:
 
     # -- shared rules --------------------------------------------------------------------------------------
 
-    unanswered_text = answers.OPENAI_UNANSWERED_CALLS
+    unanswered_text = OPENAI_UNANSWERED_CALLS
     enforces_pairing = True
+    # The rules this profile judges, for the probe's report; their levels and titles are the registry's.
+    judged: tuple[str, ...] = ("unanswered-tool-calls", "orphan-tool-message")
 
     def pairing(self, messages: list[dict], number: int) -> list[Violation]:
-        """The pairing rule both ways: calls answered by the tool messages right after, no orphan tool message."""
-        found: list[Violation] = []
+        """The pairing rule (:func:`harness.rules.pairing.pairing`), each break in this provider's words."""
         status = 400 if self.enforces_pairing else 200
-        i = 0
-        while i < len(messages):
-            message = messages[i]
-            if message.get("role") == "tool":
-                found.append(self._v(
-                    "orphan-tool-message", "wire", number, i,
-                    f"tool message answers {message.get('tool_call_id')!r}, but no assistant tool call precedes "
-                    "its run of tool messages", status, answers.ORPHAN_TOOL_MESSAGE, param=f"messages.[{i}].role"))
-                i += 1
+        found = pairing(messages)
+        unanswered = unanswered_by_message(found)
+        violations = []
+        for v in found:
+            if v.kind == ORPHAN:
+                detail = (f"tool message answers {v.call_id!r}, but no assistant tool call precedes its run of "
+                          "tool messages")
+            elif v.kind == ANSWERED_TWICE:
+                detail = f"tool message answers {v.call_id!r} a second time"
+            elif v.index in unanswered:
+                ids = ", ".join(map(str, unanswered.pop(v.index)))
+                violations.append(self._v(
+                    v.rule, number, v.index, f"assistant message calls {ids} without a tool message answering "
+                    "each right after it", status, self.unanswered_text.format(ids=ids),
+                    param=f"messages.[{v.index}].role"))
                 continue
-            calls = message.get("tool_calls") if message.get("role") == "assistant" else None
-            i += 1
-            if not calls:
-                continue
-            open_ids = [c.get("id") for c in calls if isinstance(c, dict)]
-            answered: set = set()
-            while i < len(messages) and messages[i].get("role") == "tool":
-                call_id = messages[i].get("tool_call_id")
-                if call_id in open_ids and call_id not in answered:
-                    answered.add(call_id)
-                else:
-                    found.append(self._v(
-                        "orphan-tool-message", "wire", number, i,
-                        f"tool message answers {call_id!r}, which the assistant message before it did not call "
-                        "(or answered twice)", status, answers.ORPHAN_TOOL_MESSAGE, param=f"messages.[{i}].role"))
-                i += 1
-            missing = [cid for cid in open_ids if cid not in answered]
-            if missing:
-                at = messages.index(message)
-                found.append(self._v(
-                    "unanswered-tool-calls", "wire", number, at,
-                    f"assistant message calls {', '.join(map(str, missing))} without a tool message answering "
-                    "each right after it", status,
-                    self.unanswered_text.format(ids=", ".join(map(str, missing))), param=f"messages.[{at}].role"))
-        return found
+            else:
+                continue  # an unanswered call of a message already reported with its others
+            violations.append(self._v(v.rule, number, v.index, detail, status, ORPHAN_TOOL_MESSAGE,
+                                      param=f"messages.[{v.index}].role"))
+        return violations
 
     # -- helpers -------------------------------------------------------------------------------------------
 
-    def _v(self, rule: str, level: str, number: int, index: int | None, detail: str, status: int, text: str,
+    def _v(self, rule: str, number: int, index: int | None, detail: str, status: int, text: str,
            *, param: str | None = None) -> Violation:
         error = answers.error_body(text, param=param) if status >= 400 else None
-        return Violation(rule, level, number, index, detail, status, self.name, error)
+        return Violation(rule, RULES[rule].level, number, index, detail, status, self.name, error)
 
     def describe(self) -> str:
         return self.name
@@ -140,11 +132,12 @@ class Profile:
 
 class OpenAIProfile(Profile):
     name = "openai"
+    judged = (*Profile.judged, "unknown-argument", "unknown-message-field")
 
     def rules(self, body: dict, messages: list[dict], number: int) -> list[Violation]:
         found = []
         for key in sorted(set(body) - OPENAI_ARGUMENTS):
-            found.append(self._v("unknown-argument", "wire", number, None,
+            found.append(self._v("unknown-argument", number, None,
                                  f"top-level argument {key!r} is not part of the chat completions API", 400,
                                  answers.OPENAI_UNKNOWN_ARGUMENT.format(name=key)))
         for n, message in enumerate(messages):
@@ -153,14 +146,16 @@ class OpenAIProfile(Profile):
                 continue
             for key in sorted(set(message) - known):
                 found.append(self._v(
-                    "unknown-message-field", "provider", number, n,
+                    "unknown-message-field", number, n,
                     f"{message.get('role')} message carries {key!r}, which OpenAI's message schema does not have",
                     400, answers.OPENAI_UNKNOWN_MESSAGE_FIELD.format(field=key, n=n)))
         return found + self.pairing(messages, number)
 
 
 class DeepSeekProfile(Profile):
-    unanswered_text = answers.DEEPSEEK_UNANSWERED_CALLS
+    unanswered_text = DEEPSEEK_UNANSWERED_CALLS
+    judged = (*Profile.judged, "reasoning-missing", "reasoning-sent-back", "thinking-switch-nested",
+              "tool-choice-in-thinking-mode")
 
     def __init__(self, era: str = DEFAULT_ERA) -> None:
         if era not in ERAS:
@@ -180,13 +175,13 @@ class DeepSeekProfile(Profile):
         nested = body.get("extra_body")
         if isinstance(nested, dict) and "thinking" in nested:
             found.append(self._v(
-                "thinking-switch-nested", "provider", number, None,
+                "thinking-switch-nested", number, None,
                 f"extra_body.thinking={nested['thinking']!r} is never read: the switch belongs at the top level "
                 "of the body, so thinking stays on", 200, ""))
         thinking = self.thinking(body)
         choice = body.get("tool_choice")
         if thinking and choice not in THINKING_TOOL_CHOICES:
-            found.append(self._v("tool-choice-in-thinking-mode", "provider", number, None,
+            found.append(self._v("tool-choice-in-thinking-mode", number, None,
                                  f"tool_choice={choice!r} in thinking mode; only 'auto' and 'none' are accepted",
                                  400, answers.THINKING_TOOL_CHOICE, param="tool_choice"))
         if thinking:
@@ -194,20 +189,17 @@ class DeepSeekProfile(Profile):
         return found + self.pairing(messages, number)
 
     def reasoning(self, messages: list[dict], has_tools: bool, number: int) -> list[Violation]:
+        """The era's reasoning_content rule (:func:`harness.rules.reasoning.reasoning_breaks`), answered 400."""
         found = []
-        for n, message in enumerate(messages):
-            rule = must_carry(message, self.era, has_tools)
-            carries = "reasoning_content" in message
-            if rule is False and carries:
-                found.append(self._v("reasoning-sent-back", "provider", number, n,
-                                     f"{message.get('role')} message carries reasoning_content, which the r1 "
-                                     "rule forbids sending back", 400, answers.R1_REASONING_SENT_BACK))
-            elif rule is True and not carries:
-                text = answers.V32_REASONING_MISSING if self.era == "v3.2" else answers.CURRENT_REASONING_MISSING
+        for v in reasoning_breaks(messages, self.era, has_tools):
+            role = messages[v.index].get("role")
+            if v.kind == MISSING:
                 which = "with tool calls " if self.era == "v3.2" else ""
-                found.append(self._v("reasoning-missing", "provider", number, n,
-                                     f"assistant message {which}has no reasoning_content; the {self.era} rule "
-                                     "requires it when the request has tools", 400, text.format(n=n)))
+                detail = (f"assistant message {which}has no reasoning_content; the {self.era} rule requires it "
+                          "when the request has tools")
+            else:
+                detail = f"{role} message carries reasoning_content, which the r1 rule forbids sending back"
+            found.append(self._v(v.rule, number, v.index, detail, 400, v.answer))
         return found
 
 

@@ -238,13 +238,3 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
 def describe_all() -> str:
     return "\n".join(f"{s.name:15} [{s.level}] {s.title}" for s in SCENARIOS.values())
 
-
-def events_json(body: bytes) -> list[dict]:
-    """The JSON events of an SSE body (comments and ``[DONE]`` left out); for tests and the completion view."""
-    out = []
-    for block in body.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n").split("\n\n"):
-        data = "\n".join(line[6:] if line.startswith("data: ") else line[5:]
-                         for line in block.split("\n") if line.startswith("data:"))
-        if data and data != "[DONE]":
-            out.append(json.loads(data))
-    return out

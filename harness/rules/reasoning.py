@@ -27,9 +27,12 @@ words it accepts as one of them (:data:`DEEPSEEK_EFFORT_RUNG`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from harness.adapter import ERAS
 
-__all__ = ["DEEPSEEK_EFFORT_RUNG", "DEFAULT_ERA", "ERAS", "FORMAT_EFFORTS", "must_carry", "non_string_reasoning", "reasoning_violations"]
+__all__ = ["ANSWERS", "DEEPSEEK_EFFORT_RUNG", "DEFAULT_ERA", "ERAS", "FORMAT_EFFORTS", "ReasoningViolation", "must_carry",
+           "non_string_reasoning", "reasoning_breaks", "reasoning_violations"]
 
 DEFAULT_ERA = "current"
 
@@ -41,12 +44,33 @@ FORMAT_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
 DEEPSEEK_EFFORT_RUNG = {"minimal": "low", "low": "low", "medium": "high", "high": "high", "xhigh": "high",
                         "max": "max"}
 
-_ANSWERS = {
-    "r1": "The reasoning_content is an intermediate result for display purposes only and will not be "
-    "included in the context for inference.",
+# DeepSeek's 400 text, by era (v3.2 names the message index, {n}).
+ANSWERS = {
+    "r1": "The reasoning_content is an intermediate result for display purposes only and will not be included in "
+    "the context for inference. Please remove the reasoning_content from your message to reduce network traffic.",
     "v3.2": "Missing `reasoning_content` field in the assistant message at message index {n}.",
     "current": "The reasoning_content in the thinking mode must be passed back to the API.",
 }
+MISSING = "missing"  # the era requires reasoning_content and the message has none
+SENT_BACK = "sent-back"  # the era forbids reasoning_content and the message carries it
+RULE_OF_KIND = {MISSING: "reasoning-missing", SENT_BACK: "reasoning-sent-back"}
+
+
+@dataclass(frozen=True)
+class ReasoningViolation:
+    """One message of a request body that breaks the era's rule; ``answer`` is DeepSeek's 400 text."""
+
+    kind: str
+    index: int
+    era: str
+
+    @property
+    def rule(self) -> str:
+        return RULE_OF_KIND[self.kind]
+
+    @property
+    def answer(self) -> str:
+        return ANSWERS[self.era].format(n=self.index)
 
 
 def must_carry(message: dict, era: str, has_tools: bool) -> bool | None:
@@ -64,23 +88,34 @@ def must_carry(message: dict, era: str, has_tools: bool) -> bool | None:
     return True
 
 
-def reasoning_violations(messages: list[dict], era: str, has_tools: bool) -> list[str]:
-    """Every message of a request body that breaks the ``era`` rule, with the provider's answer."""
-    problems: list[str] = []
+def reasoning_breaks(messages: list[dict], era: str, has_tools: bool) -> list[ReasoningViolation]:
+    """Every message of a request body that breaks the ``era`` rule (:func:`must_carry`), in order."""
+    found = []
     for n, message in enumerate(messages):
         rule = must_carry(message, era, has_tools)
         carries = "reasoning_content" in message
-        role = message.get("role")
         if rule is True and not carries:
-            problems.append(
-                f"message #{n} ({role}, tool_calls={bool(message.get('tool_calls'))}) has no reasoning_content, "
-                f"but the {era} rule requires it with tools; DeepSeek answers 400 "
-                f"{_ANSWERS[era].format(n=n)!r}"
-            )
+            found.append(ReasoningViolation(MISSING, n, era))
         elif rule is False and carries:
+            found.append(ReasoningViolation(SENT_BACK, n, era))
+    return found
+
+
+def reasoning_violations(messages: list[dict], era: str, has_tools: bool) -> list[str]:
+    """Every message of a request body that breaks the ``era`` rule, with the provider's answer, said for people."""
+    problems: list[str] = []
+    for v in reasoning_breaks(messages, era, has_tools):
+        message = messages[v.index]
+        if v.kind == MISSING:
             problems.append(
-                f"message #{n} ({role}) carries reasoning_content={message['reasoning_content']!r}, "
-                f"but the {era} rule forbids sending it back; DeepSeek answers 400 {_ANSWERS[era]!r}"
+                f"message #{v.index} ({message.get('role')}, tool_calls={bool(message.get('tool_calls'))}) has no "
+                f"reasoning_content, but the {era} rule requires it with tools; DeepSeek answers 400 {v.answer!r}"
+            )
+        else:
+            problems.append(
+                f"message #{v.index} ({message.get('role')}) carries reasoning_content="
+                f"{message['reasoning_content']!r}, but the {era} rule forbids sending it back; DeepSeek answers "
+                f"400 {v.answer!r}"
             )
     return problems
 

@@ -36,6 +36,7 @@ from vcr.request import HeadersDict, Request
 
 from harness.loopback.cassette import CASSETTES, ENDPOINT
 from harness.loopback.content_coding import IDENTITY, choose, encode
+from harness.wire.sse import chunks
 
 @dataclass(frozen=True)
 class Round:
@@ -200,11 +201,8 @@ def _coded(response: dict, coding: str) -> dict:
 
 def _streamed_round(body: bytes) -> Round:
     reasoning, content, ids = [], [], []
-    for line in body.decode("utf-8").splitlines():
-        data = line.removeprefix("data:").strip()
-        if not line.startswith("data:") or data == "[DONE]":
-            continue
-        for choice in json.loads(data).get("choices") or ():
+    for chunk in chunks(body):
+        for choice in chunk.get("choices") or ():
             delta = choice.get("delta") or {}
             reasoning.append(delta.get("reasoning_content") or "")
             content.append(delta.get("content") or "")

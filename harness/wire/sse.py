@@ -1,10 +1,22 @@
-"""SSE bodies as a chat-completions server frames them: one ``data:`` event per chunk."""
+"""SSE bodies as a chat-completions server frames them (one ``data:`` event per chunk), and read back.
+
+The writer (:func:`sse`) and the reader (:func:`events`, :func:`chunks`) are
+one pair: every framing the writer produces reads back to the same events,
+by the WHATWG event-stream rules. The reference implementation under
+mutation has its own parser (``harness/reference/sse.py``); this one reads
+the harness's own streams, so a mutant there never changes what the harness
+believes it sent.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+DONE = "[DONE]"
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 @dataclass(frozen=True)
 class Framing:
@@ -32,7 +44,7 @@ def sse(chunks: Iterable[dict], framing: Framing = PLAIN) -> bytes:
     prefix = "data: " if framing.space else "data:"
     payloads = [json.dumps(chunk, ensure_ascii=False) for chunk in chunks]
     if framing.done:
-        payloads.append("[DONE]")
+        payloads.append(DONE)
     end = framing.line_end
     comment = f": keep-alive{end}{end}" if framing.keep_alive else ""
     events = [f"{prefix}{payload}{end}{end}{comment}" for payload in payloads]
@@ -41,3 +53,33 @@ def sse(chunks: Iterable[dict], framing: Framing = PLAIN) -> bytes:
         # The last event stops right after its data line: no line end, no blank line.
         body = body[: len(body) - len(comment) - 2 * len(end)]
     return body.encode()
+
+
+def events(body: bytes | str) -> list[str]:
+    """The data of every event ``body`` dispatches, in order, ``[DONE]`` included.
+
+    WHATWG framing: a line ends at CR, LF or CRLF; a blank line ends an event;
+    a line starting with ``:`` is a comment; ``data:`` loses one leading space
+    and its values join with LF; other fields (``event:``, ``id:``) are not
+    data. An event without data is no event, and one the body stops inside
+    (no blank line after it) is discarded, as a browser discards it.
+    """
+    text = body.decode("utf-8") if isinstance(body, bytes) else body
+    lines = _LINE_END.split(text.removeprefix("\ufeff"))
+    found: list[str] = []
+    data: list[str] | None = None
+    for line in lines[:-1]:  # the last piece has no line end: the body stopped inside it
+        if not line:
+            if data is not None:
+                found.append("\n".join(data))
+            data = None
+            continue
+        name, colon, value = line.partition(":")
+        if name == "data":
+            data = [*(data or []), value.removeprefix(" ") if colon else ""]
+    return found
+
+
+def chunks(body: bytes | str) -> list[dict]:
+    """The JSON chunk of every event of ``body``; ``[DONE]`` is the end marker, not a chunk."""
+    return [json.loads(data) for data in events(body) if data != DONE]

@@ -1,0 +1,64 @@
+"""Every rule the loopback provider and the probe judge a request by: one name, one level, one title each.
+
+The provider profiles name the rules a request breaks, the probe reports a
+check per rule, and ``docs/rules.md`` lists them with the contracts that hold
+an adapter to the same rule; all three read this table, so a rule cannot be
+called two things or sit at two levels. A level is one of
+:data:`harness.rules.levels.LEVELS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule by its stable name; ``contracts``: the contract modules that judge an adapter by it too."""
+
+    name: str
+    level: str
+    title: str
+    contracts: tuple[str, ...] = ()
+
+
+_PAIRING_CONTRACTS = ("test_batch_pairing", "test_capability_chain", "test_transport_delivery",
+                      "test_transport_streams", "test_trimming_pairs", "test_turn_rounds")
+_REASONING_CONTRACTS = ("test_history_replay", "test_reasoning_eras", "test_reasoning_round_trip")
+
+RULES: dict[str, Rule] = {rule.name: rule for rule in (
+    # Checked by the provider profiles on every request.
+    Rule("body-not-json", "wire", "the request body is a JSON object"),
+    Rule("messages-missing", "wire", "the body has a 'messages' list"),
+    Rule("unanswered-tool-calls", "wire", "every tool call is answered by a tool message right after it",
+         _PAIRING_CONTRACTS),
+    Rule("orphan-tool-message", "wire", "no tool message without the call it answers, none answering it twice",
+         _PAIRING_CONTRACTS),
+    Rule("unknown-argument", "wire", "no top-level argument the API does not have (thinking, extra_body)"),
+    Rule("unknown-message-field", "provider", "no message key OpenAI's schema does not have (reasoning_content)"),
+    Rule("reasoning-missing", "provider", "reasoning_content sent back where the era requires it",
+         _REASONING_CONTRACTS),
+    Rule("reasoning-sent-back", "provider", "no reasoning_content sent back where the era forbids it",
+         _REASONING_CONTRACTS),
+    Rule("thinking-switch-nested", "provider", "the thinking switch at the top level of the body",
+         ("test_thinking_switch",)),
+    Rule("tool-choice-in-thinking-mode", "provider", "no forced tool_choice in thinking mode"),
+    # Checked by the probe on a whole session.
+    Rule("agent-finished", "wire", "the agent finished every turn (exit status 0)"),
+    Rule("calls-carried", "wire", "the follow-up request carries every streamed call with its id, name and "
+         "arguments", ("test_transport_streams", "test_sse_index_accumulation")),
+    Rule("calls-structured", "policy", "tool rounds are replayed as tool_calls and tool messages, not as text "
+         "(a choice of style)"),
+    Rule("turn-ends-in-text", "policy", "after a tool round the agent asks the model again, and ends on its plain "
+         "text (a choice of style: some agents end through a final-answer tool)"),
+    Rule("text-carried", "wire", "each answer streamed comes back verbatim as its assistant message in later "
+         "requests", ("test_turn_words",)),
+    Rule("reasoning-carried", "provider", "each round's own reasoning goes back beside it (DeepSeek, by era)",
+         ("test_reasoning_round_trip", "test_reasoning_attribution")),
+    Rule("history-replayed", "wire", "the next turn's first request replays the earlier turns: prompts, calls, "
+         "results, answers", ("test_history_replay",)),
+    Rule("effort-word", "wire", "reasoning_effort, when sent, is a word the format defines", ("test_effort_ladder",)),
+    Rule("deepseek-effort-word", "provider", "reasoning_effort, when sent, is a word DeepSeek reads",
+         ("test_effort_ladder",)),
+    Rule("error-not-persisted", "wire", "a stream that ended in an error is never replayed as the model's answer",
+         ("test_stream_end",)),
+)}

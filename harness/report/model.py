@@ -18,9 +18,11 @@ mutant's id is mutmut's name (:func:`harness.outcomes.score.is_mutmut`).
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import Any
 
 from harness.outcomes.mutants import Verdict
+from harness.outcomes.results import FAILED, PASSED, SKIPPED, Result
 from harness.outcomes.score import UNDETECTED, is_mutmut
 
 Report = dict[str, Any]  # the schema's report object
@@ -136,3 +138,32 @@ def is_skipped(mutant: Entry) -> bool:
     if needs_attention(mutant):
         return False
     return mutant["status"] in ("Ignored", "Pending") or (is_out_of_scope(mutant) and mutant["status"] in UNDETECTED)
+
+
+def _ids(ids: list[str]) -> str:
+    return ", ".join(ids) or "(none)"
+
+
+def as_result(file: str, mutant: Entry) -> Result:
+    """A mutant as every writer reads it: failed when a person must act, skipped when reviewed or not tested."""
+    status = FAILED if needs_attention(mutant) else SKIPPED if is_skipped(mutant) else PASSED
+    described = (mutant.get("description", ""),) if mutant.get("description") else ()
+    covered = f"covered by: {_ids(mutant.get('coveredBy', []))}"
+    killed = mutant["status"] == "Killed" and status == PASSED
+    return Result(
+        name=mutant["id"],
+        suite=f"{'mutants' if is_known_bug(mutant) else 'mutmut'}.{PurePosixPath(file).stem}",
+        status=status,
+        title=mutant.get("description", ""),
+        message=headline(mutant),
+        details=(*described, *details(mutant).splitlines(), covered) if status == FAILED else (),
+        kind=label(mutant),
+        output=f"killed by: {_ids(mutant.get('killedBy', []))}\n{mutant.get('statusReason', '')}" if killed else "",
+        location=(file, mutant["location"]["start"]["line"]),
+        seconds=mutant.get("duration", 0) / 1000,
+    )
+
+
+def results(report: Report) -> list[Result]:
+    """Every mutant of the report as a :class:`Result`, in file order."""
+    return [as_result(file, mutant) for file, mutant in mutants(report)]

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from harness.cli.check_session import _result as contract_result
+from harness.cli.check_session import contract_result
 from harness.outcomes.checks import FAILED, CheckResult, Finding
 from harness.outcomes.results import Result
 from harness.report import annotations

@@ -44,7 +44,7 @@ class CheckSession:
         if previous is not None and previous.status != PASSED:
             return  # a teardown error does not hide the call's failure
         lines = getattr(report, "harness_details", None) or _message(report)
-        self.results[report.nodeid] = _result(
+        self.results[report.nodeid] = contract_result(
             report.nodeid, status, lines, getattr(report, "harness_level", ""),
             getattr(report, "harness_capability", ""), getattr(report, "harness_location", None),
         )
@@ -62,7 +62,7 @@ class CheckSession:
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
-            result = self.results[report.nodeid] = _result(report.nodeid, ERROR, _message(report))
+            result = self.results[report.nodeid] = contract_result(report.nodeid, ERROR, _message(report))
             for line in result_lines(result):
                 say(line)
 
@@ -71,7 +71,7 @@ def say(line: str) -> None:
     print(line, flush=True)  # flushed: a pipe sees each line as it comes
 
 
-def _result(nodeid: str, status: Status, lines: list[str], level: str = "", capability: str = "",
+def contract_result(nodeid: str, status: Status, lines: list[str], level: str = "", capability: str = "",
             location: tuple[str, int] | None = None) -> Result:
     """A contract's result; its JUnit suite and name as pytest's junitxml would give them."""
     path, *inner = nodeid.split("::")

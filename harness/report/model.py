@@ -9,7 +9,8 @@ the schema allows it:
 - a mutant's ``statusReason``: its headline on the first line (``killed
   (crash): ...``, ``survived: ...``, ``mutmut: survived``, ``out of scope:
   ...``), then the failing contract's message, then ``patched by: ...``;
-  written for the viewer from the fields below, never read back;
+  the kill kind, the engine and the exemption are written into it from the
+  fields below, for the viewer, and never parsed back out of it;
 - a mutant's ``harness`` object (the schema allows more properties on a
   mutant): ``killKind`` (``crash`` or ``assertion``) and ``patchedBy`` of a
   known bug, the ``exemption`` (kind, reason, where, mutmut's verdict) of a

@@ -299,3 +299,27 @@ def test_annotations_fall_on_what_needs_a_person_and_the_junit_agrees(written: d
     suite = ET.parse(written["junit"]).getroot().find("testsuite")
     failed = [c.get("name") for c in suite.iter("testcase") if c.find("failure") is not None]
     assert sorted(failed) == sorted(line.split("%3A ", 1)[1].split("::", 1)[0] for line in lines)
+
+
+def test_kill_kind_engine_and_exemption_are_fields_and_a_report_without_them_reads_the_same(tmp_path: Path) -> None:
+    crash = MutantResult(KNOWN[0].mutant, Verdict.KILLED, "why", kind="crash", engine="copy of the project (why)",
+                         start=Position(5, 12), end=Position(5, 24), source=SOURCE, covered_by=[CONTRACT],
+                         killed_by=[CONTRACT], tests=[CONTRACT])
+    report = _report([crash, *KNOWN[1:]], MUTMUT)
+    _validate(report)
+    mutants = _by_id(report)
+    assert mutants["upper-dropped"]["harness"] == {"killKind": "crash", "patchedBy": "copy of the project (why)"}
+    exempt = {i: m["harness"]["exemption"] for i, m in mutants.items() if "exemption" in m.get("harness", {})}
+    assert sorted(e["kind"] for e in exempt.values()) == ["equivalent", "out of scope"], exempt
+    # The prose is written from the fields, for the viewer; the reports read the fields.
+    assert mutants["upper-dropped"]["statusReason"].startswith("killed (crash): why")
+    rendered = render_console(digest(report, THRESHOLDS))
+    # A report written before the fields (its mutants without ``harness``) reads back to the same fields.
+    older = tmp_path / "older.json"
+    stripped = json.loads(json.dumps(report))
+    for _, m in all_mutants(stripped):
+        m.pop("harness", None)
+    older.write_text(json.dumps(stripped), encoding="utf-8")
+    assert {i: m.get("harness") for i, m in _by_id(load_report(older)).items()} == {
+        i: m.get("harness") for i, m in mutants.items()}
+    assert render_console(digest(load_report(older), THRESHOLDS)) == rendered

@@ -215,7 +215,8 @@ def test_junit_case_carries_the_evidence(paths: dict[str, Path]) -> None:
     # The ANSI escape is illegal in XML 1.0, so it is spelled out rather than dropped.
     assert "  + a|b  ✗ 思考 \\x1b[31mred\\x1b[0m" in failure.text
     assert "<a & b>" in failure.text
-    assert failure.text.startswith('syntax-error: a | b <bug> & "quote"\ninvalid: SyntaxError')
+    # The same lines, in the same order, as every writer shows a result's: the headline, then the details.
+    assert failure.text.startswith('invalid: SyntaxError: invalid syntax\nsyntax-error: a | b <bug> & "quote"\n')
     assert failure.text.endswith("covered by: (none)")
     assert cases["hang"].get("classname") == "mutants.index"
 

@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         args.profile = args.profile or "gateway"
         return run_serve(args)
     if args.command == "probe":
-        from harness.loopback.probe import run_probe
+        from harness.cli.probe import run_probe
 
         args.profile = args.profile or "openai"
         return run_probe(args)

@@ -8,23 +8,22 @@ argument. The fake model calls only tools that the agent declares in its
 request and that ``--tool`` allows, with arguments from each tool's schema;
 without ``--tool`` it calls none, and the checks about calls are not
 applicable. Then every wire-visible rule is checked from the server's record
-(:mod:`harness.loopback.probe_checks`).
+(:mod:`harness.loopback.probe_checks`). The engine returns the results; the
+command (:mod:`harness.cli.probe`) prints and writes them.
 """
 
 from __future__ import annotations
 
 import shlex
 import subprocess
-import sys
 import uuid
 from dataclasses import dataclass
 
-from harness import exit_codes
-from harness.processes import Children, run_owned
+from harness.processes import run_owned
 from harness.loopback.delivery import Delivery
-from harness.loopback.probe_checks import Run, check_session, tested
+from harness.loopback.probe_checks import Run, check_session
 from harness.loopback.scenarios import SCENARIOS, Scenario
-from harness.outcomes.checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult
+from harness.outcomes.checks import CheckResult
 
 PLACEHOLDERS = ("base_url", "session", "prompt", "provider", "model")
 MODEL = "loopback-model"
@@ -108,61 +107,3 @@ def run_case(case: Case, template: str, profile_name: str, era: str, tools: froz
             runs.append(Run(turn, prompt, argv, code, out.text(), err.text(), first, len(provider.record)))
         exchanges = provider.record.exchanges
     return check_session(scenario, profile, exchanges, runs)
-
-
-def run_probe(args) -> int:
-    from harness.report.probe import by_level, console, junit, markdown
-
-    names = args.scenario or [case.scenario for case in SUITE]
-    unknown = [n for n in names if n not in SCENARIOS]
-    if unknown:
-        print(f"harness probe: unknown scenario(s) {unknown}; scenarios: {', '.join(SCENARIOS)}", file=sys.stderr)
-        return exit_codes.USAGE
-    try:
-        override = Delivery.parse(args.delivery, args.delay / 1000) if args.delivery != "whole" or args.delay else None
-    except ValueError as exc:
-        print(f"harness probe: {exc}", file=sys.stderr)
-        return exit_codes.USAGE
-    by_name = {case.scenario: case for case in SUITE}
-    cases = [by_name.get(n, Case(n, Delivery())) for n in names]
-    tools = frozenset(args.tool)
-    header = [f"agent command: {args.agent_cmd}", f"provider profile: {args.profile}"
-              + (f" (era {args.deepseek_era})" if args.profile == "deepseek" else ""),
-              f"tools the fake model may call: {', '.join(sorted(tools)) or 'none (no tool call will be made)'}",
-              f"levels: {', '.join(args.levels) or 'all'}"]
-    for line in header:
-        print(f"harness probe: {line}", flush=True)
-    results: list[CheckResult] = []
-    try:
-        with Children():  # SIGINT or SIGTERM stops the agent program's whole group too
-            for case in cases:
-                shown = (override or case.delivery).describe()
-                print(f"harness probe: scenario {case.scenario} ({SCENARIOS[case.scenario].title}; delivery {shown})",
-                      flush=True)
-                found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
-                                 override)
-                found = [r for r in found if not args.levels or r.level in args.levels]
-                for line in console(found, args.verbose):
-                    print(line, flush=True)
-                results += found
-    except ProbeUsage as exc:
-        print(f"harness probe: {exc}", file=sys.stderr)
-        return exit_codes.USAGE
-    passed = sum(r.status == PASSED for r in results)
-    failed = sum(r.status == FAILED for r in results)
-    na = sum(r.status == NOT_APPLICABLE for r in results)
-    print("\nby rule level:")
-    for level, p, f, n in by_level(results):
-        print(f"  {level:9} {p} passed, {f} failed, {n} not applicable")
-    print(f"{passed} passed, {failed} failed, {na} not applicable")
-    if args.junitxml:
-        junit(results, args.junitxml, header)
-    if args.markdown:
-        markdown(results, args.markdown, header)
-    if failed:
-        return exit_codes.CONTRACTS_FAILED
-    if not tested(results):
-        print("harness probe: nothing was tested: no check had a request of the agent's to look at "
-              "(does --agent-cmd call the provider at {base_url}?)", file=sys.stderr)
-        return exit_codes.NOTHING_TESTED
-    return exit_codes.OK

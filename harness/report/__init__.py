@@ -1,8 +1,11 @@
-"""Mutation reports: one model (``model``), one renderer per format.
+"""Reports: one result model (:mod:`harness.outcomes.results`), one writer per format, for every command.
 
-``stryker_json`` builds the model from a run's results (known bugs, mutmut
-mutants) and reads it back; ``merge`` joins shard reports; ``digest`` sums it
-up; ``html``, ``junit``, ``markdown``, ``console`` and ``github`` render it;
-``files`` writes every file into a report directory, and ``publish`` sends a
-finished run's report everywhere it goes.
+``junit``, ``markdown_text``, ``annotations`` and ``results_console`` /
+``results_markdown`` write any command's results (a contract of ``check``, a
+check of ``probe``, a mutant through ``model.as_result``); ``ordering`` puts
+the most important first. For mutation runs, ``stryker_json`` builds the
+report model (``model``) from a run's results and reads it back; ``merge``
+joins shard reports; ``digest`` sums it up; ``html``, ``markdown``, ``console``
+and ``github`` render it; ``files`` writes every file into a report
+directory, and ``publish`` sends a finished run's report everywhere it goes.
 """

@@ -1,12 +1,20 @@
 """GitHub Actions workflow commands: failures as annotations on a file and line, summaries for the job page.
 
-Used only when ``GITHUB_ACTIONS=true``; elsewhere nothing is printed or written.
+The one annotation writer of every command. Used only when
+``GITHUB_ACTIONS=true``; elsewhere nothing is printed or written.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
+
+from harness.outcomes.results import Result
+
+# GitHub keeps the first 10 annotations of a level per step and drops the rest without a word.
+SHOWN_ANNOTATIONS = 10
+SHOWN_LINES = 12  # of a result's message and details, per annotation
 
 
 def enabled() -> bool:
@@ -21,14 +29,46 @@ def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def error(message: str, file: str | None = None, line: int | None = None, title: str | None = None) -> str:
-    """One ``::error`` workflow command (GitHub's escaping applied)."""
+def command(level: str, message: str, file: str | None = None, line: int | None = None,
+            title: str | None = None) -> str:
+    """One ``::error`` or ``::notice`` workflow command (GitHub's escaping applied)."""
     props = [f"file={_property(file)}"] if file else []
     if file and line:
         props.append(f"line={line}")
     if title:
         props.append(f"title={_property(title)}")
-    return f"::error {','.join(props)}::{_data(message)}" if props else f"::error::{_data(message)}"
+    return f"::{level} {','.join(props)}::{_data(message)}" if props else f"::{level}::{_data(message)}"
+
+
+def error(message: str, file: str | None = None, line: int | None = None, title: str | None = None) -> str:
+    """One ``::error`` workflow command."""
+    return command("error", message, file, line, title)
+
+
+def title(result: Result) -> str:
+    """``failed [wire, stream] NAME`` for a rule's result, ``VERDICT: ID`` for a mutant."""
+    if result.level:
+        return f"{result.status} [{', '.join(p for p in (result.level, result.capability) if p)}] {result.name}"
+    return f"{result.kind or result.status}: {result.name}"
+
+
+def annotations(problems: Sequence[Result], what: str = "failures") -> list[str]:
+    """An ``::error`` per result, most important first (the caller's order), at its location when it has one.
+
+    After the first :data:`SHOWN_ANNOTATIONS`, one ``::notice`` counts the rest,
+    which GitHub would drop unsaid; the job summary lists every one.
+    """
+    lines = []
+    for result in problems[:SHOWN_ANNOTATIONS]:
+        message = "\n".join(result.lines()[:SHOWN_LINES])
+        file, line = result.location or (None, None)
+        lines.append(error(message, file, line, title(result)))
+    rest = len(problems) - SHOWN_ANNOTATIONS
+    if rest > 0:
+        lines.append(command("notice", f"{rest} more {what} not annotated (GitHub shows {SHOWN_ANNOTATIONS} "
+                                       "per step): the job summary lists every one",
+                             title=f"{rest} more {what}"))
+    return lines
 
 
 def relative(path: str) -> str:

@@ -8,9 +8,10 @@ from harness.report.digest import Digest
 from harness.report.html import render_html
 from harness.report.junit import write_junit
 from harness.report.markdown import render_markdown
-from harness.report.model import Report
+from harness.report.model import Report, results, wall_seconds
 from harness.report.stryker_json import write_json
 
+JUNIT_SUITE = "harness.mutants"
 REPORT_FILES = {
     "json": "mutation-report.json",
     "html": "mutation-report.html",
@@ -27,5 +28,5 @@ def write_reports(report: Report, d: Digest, report_dir: Path) -> dict[str, Path
     title = "nightly mutation report" if d.has_mutmut else "known-bug mutation report"
     paths["html"].write_text(render_html(report, title), encoding="utf-8")
     paths["markdown"].write_text(render_markdown(report, d), encoding="utf-8")
-    write_junit(report, paths["junit"])
+    write_junit(results(report), paths["junit"], JUNIT_SUITE, seconds=wall_seconds(report))
     return paths

@@ -5,12 +5,11 @@ Nothing is printed or written elsewhere (``harness.report.annotations.enabled``)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from harness.report import annotations as ci_annotations
-from harness.report.model import Report, details, headline, label, mutants, needs_attention
-
-SHOWN_LINES = 12  # of a mutant's reason, per annotation
+from harness.report.model import Report, as_result, is_known_bug, mutants, needs_attention
 
 
 def _file(file: str, root: Path | None) -> str:
@@ -26,14 +25,14 @@ def _file(file: str, root: Path | None) -> str:
 
 
 def annotations(report: Report, root: Path | None = None) -> list[str]:
-    """One ``::error`` per mutant that needs attention (``model.needs_attention``), at its start line."""
-    lines = []
-    for file, m in mutants(report):
-        if needs_attention(m):
-            reason = "\n".join([headline(m), m.get("description", ""), *details(m).splitlines()[:SHOWN_LINES]])
-            title = f"{label(m)}: {m['id']}"
-            lines.append(ci_annotations.error(reason, _file(file, root), m["location"]["start"]["line"], title))
-    return lines
+    """One ``::error`` per mutant that needs attention (``model.needs_attention``), at its start line.
+
+    Known bugs first (each one not killed breaks the gate); past GitHub's cap, one notice counts the rest.
+    """
+    located = sorted(((f, m) for f, m in mutants(report) if needs_attention(m)), key=lambda fm: not is_known_bug(fm[1]))
+    problems = [replace(as_result(file, m), location=(_file(file, root), m["location"]["start"]["line"]))
+                for file, m in located]
+    return ci_annotations.annotations(problems, "mutants that need attention")
 
 
 def publish(report: Report, markdown: str, root: Path | None = None) -> None:

@@ -1,30 +1,20 @@
-"""The report as JUnit XML: one testcase per mutant, a failure where a person must act.
+"""Results as JUnit XML (pytest's junitxml shape): one testcase each, a failure where a person must act.
 
-A known bug fails unless killed; a mutmut mutant fails when it survived, no
-contract ran it or it went wrong, and is skipped when it was not tested or
-survived on a line the reference exempts as out of scope (reviewed: it counts
-in the score, but nobody has to act on it). Times are wall times.
+The one JUnit writer of every command. Names, messages and details quote
+test output, an agent's requests and adapters' exceptions, which may hold
+anything (ANSI colour codes, NUL): every text goes through :func:`xml_safe`
+here, once, so the file is valid XML whatever it holds. Times are wall times.
 """
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path, PurePosixPath
+from collections.abc import Sequence
+from pathlib import Path
 
-from harness.report.model import (
-    Entry,
-    Report,
-    headline,
-    is_known_bug,
-    is_skipped,
-    label,
-    mutants,
-    needs_attention,
-    wall_seconds,
-)
+from harness.outcomes.results import ERROR, FAILED, NOT_APPLICABLE, SKIPPED, Result, tally
 
-SUITE = "harness.mutants"
 # Characters XML 1.0 forbids even when escaped; pytest output carries some (ANSI colour codes).
 _XML_ILLEGAL = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -34,54 +24,62 @@ def xml_safe(text: str) -> str:
     return _XML_ILLEGAL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
-def _ids(ids: list[str]) -> str:
-    return ", ".join(ids) or "(none)"
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.3f}"
 
 
-def _seconds(milliseconds: float) -> str:
-    return f"{milliseconds / 1000:.3f}"
+def _testcase(suite: ET.Element, result: Result) -> None:
+    attributes = {"classname": xml_safe(result.suite), "name": xml_safe(result.case or result.name)}
+    if result.seconds is not None:
+        attributes["time"] = _seconds(result.seconds)
+    case = ET.SubElement(suite, "testcase", attributes)
+    properties = [(key, value) for key, value in (("level", result.level), ("capability", result.capability)) if value]
+    if properties:
+        holder = ET.SubElement(case, "properties")
+        for key, value in properties:
+            ET.SubElement(holder, "property", name=key, value=xml_safe(value))
+    if result.status in (FAILED, ERROR):
+        tag = "failure" if result.status == FAILED else "error"
+        problem = ET.SubElement(case, tag, message=xml_safe(result.message), type=xml_safe(result.kind or tag))
+        problem.text = xml_safe("\n".join(result.lines()))
+    elif result.status in (SKIPPED, NOT_APPLICABLE):
+        ET.SubElement(case, "skipped", message=xml_safe(result.message))
+    elif result.output:
+        ET.SubElement(case, "system-out").text = xml_safe(result.output)
 
 
-def _testcase(suite: ET.Element, file: str, mutant: Entry) -> None:
-    case = ET.SubElement(
-        suite,
-        "testcase",
-        classname=f"{'mutants' if is_known_bug(mutant) else 'mutmut'}.{PurePosixPath(file).stem}",
-        name=mutant["id"],
-        time=_seconds(mutant.get("duration", 0)),
-    )
-    reason = mutant.get("statusReason", "")
-    if needs_attention(mutant):
-        failure = ET.SubElement(case, "failure", message=xml_safe(headline(mutant)), type=label(mutant))
-        text = [mutant.get("description", ""), reason, f"covered by: {_ids(mutant.get('coveredBy', []))}"]
-        failure.text = xml_safe("\n".join(line for line in text if line))
-    elif is_skipped(mutant):
-        ET.SubElement(case, "skipped", message=xml_safe(headline(mutant)))
-    elif mutant["status"] == "Killed":
-        ET.SubElement(case, "system-out").text = xml_safe(f"killed by: {_ids(mutant.get('killedBy', []))}\n{reason}")
+def write_junit(
+    results: Sequence[Result],
+    path: str | Path,
+    suite: str,
+    *,
+    properties: Sequence[tuple[str, str]] = (),
+    seconds: float | None = None,
+) -> None:
+    """Write ``<testsuites><testsuite>``, UTF-8: ``properties`` on the suite, ``seconds`` its wall time.
 
-
-def write_junit(report: Report, path: Path) -> None:
-    """Write ``<testsuites><testsuite>`` (pytest's junitxml shape), UTF-8.
-
-    The suite's time is the run's wall time (the longest shard's); without
-    it, the longest mutant's, never the sum over parallel jobs.
+    Without ``seconds`` the suite's time is the longest result's, never the
+    sum over parallel jobs; without any time, there is none.
     """
-    located = mutants(report)
-    wall = wall_seconds(report)
-    longest = max((m.get("duration", 0) for _, m in located), default=0)
+    counts = tally(results)
+    times = [r.seconds for r in results if r.seconds is not None]
+    wall = seconds if seconds is not None else max(times, default=None)
     root = ET.Element("testsuites")
-    suite = ET.SubElement(
-        root,
-        "testsuite",
-        name=SUITE,
-        tests=str(len(located)),
-        failures=str(sum(needs_attention(m) for _, m in located)),
-        errors="0",
-        skipped=str(sum(is_skipped(m) for _, m in located)),
-        time=_seconds(wall * 1000 if wall is not None else longest),
-    )
-    for file, mutant in located:
-        _testcase(suite, file, mutant)
+    attributes = {
+        "name": suite,
+        "tests": str(len(results)),
+        "failures": str(counts[FAILED]),
+        "errors": str(counts[ERROR]),
+        "skipped": str(counts[SKIPPED] + counts[NOT_APPLICABLE]),
+    }
+    if wall is not None:
+        attributes["time"] = _seconds(wall)
+    element = ET.SubElement(root, "testsuite", attributes)
+    if properties:
+        holder = ET.SubElement(element, "properties")
+        for key, value in properties:
+            ET.SubElement(holder, "property", name=xml_safe(key), value=xml_safe(value))
+    for result in results:
+        _testcase(element, result)
     ET.indent(root)
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)

@@ -1,8 +1,9 @@
 """Markdown pieces every report shares: table cells, tables, code spans and fences that hold any text.
 
-GitHub renders these in job summaries and pull requests; text from test
-output (pipes, line breaks, backtick runs) must not break the table or fence
-around it.
+The one Markdown writer of every command. GitHub renders these in job
+summaries and pull requests; text from test output and from an agent's
+requests (pipes, line breaks, backtick runs, control characters) must not
+break the table, list item or fence around it.
 """
 
 from __future__ import annotations
@@ -10,15 +11,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from harness.report.junit import xml_safe
+
+
+def _visible(text: str) -> str:
+    """Control characters shown as escapes (``\\x1b``), a tab as a space."""
+    return xml_safe(text).replace("\t", " ")
+
+
+def inline(text: str) -> str:
+    """Text on one Markdown line (a list item): line ends shown as ``\\n``, control characters as escapes."""
+    return _visible(text.replace("\r", "\\r").replace("\n", "\\n"))
+
 
 def cell(text: str) -> str:
     """Text safe inside a table cell: a pipe or a line break would end the cell or the row."""
-    return text.replace("|", "\\|").replace("\r", "").replace("\n", "<br>")
+    return _visible(text.replace("|", "\\|").replace("\r", "").replace("\n", "<br>"))
 
 
 def code(text: str) -> str:
     """Text as one inline code span that stays inside a table cell."""
-    return "`" + text.replace("`", "'").replace("|", "\\|").replace("\n", " ") + "`"
+    return "`" + inline(text.replace("`", "'").replace("|", "\\|").replace("\n", " ")) + "`"
 
 
 def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:

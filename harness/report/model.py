@@ -9,6 +9,12 @@ the schema allows it:
 - a mutant's ``statusReason``: its headline on the first line (``killed
   (crash): ...``, ``survived: ...``, ``mutmut: survived``, ``out of scope:
   ...``), then the failing contract's message, then ``patched by: ...``;
+  the kill kind, the engine and the exemption are written into it from the
+  fields below, for the viewer, and never parsed back out of it;
+- a mutant's ``harness`` object (the schema allows more properties on a
+  mutant): ``killKind`` (``crash`` or ``assertion``) and ``patchedBy`` of a
+  known bug, the ``exemption`` (kind, reason, where, mutmut's verdict) of a
+  mutmut mutant a pragma names;
 - ``config.harness.runs``: one entry per run or shard (shard, wall seconds,
   and for the nightly the seed, the contracts' tally and mutmut's counts).
 
@@ -18,17 +24,19 @@ mutant's id is mutmut's name (:func:`harness.outcomes.score.is_mutmut`).
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import Any
 
+from harness.nightly.equivalents import EQUIVALENT, OUT_OF_SCOPE
 from harness.outcomes.mutants import Verdict
+from harness.outcomes.results import FAILED, PASSED, SKIPPED, Result
 from harness.outcomes.score import UNDETECTED, is_mutmut
 
 Report = dict[str, Any]  # the schema's report object
 Entry = dict[str, Any]  # the schema's MutantResult object
 
 RUNS_KEY = "harness"  # config.harness.runs
-OUT_OF_SCOPE_PREFIX = "out of scope: "
-EQUIVALENT_PREFIX = "equivalent: "
+FIELDS_KEY = "harness"  # a mutant's own fields
 PATCHED_BY = "patched by: "
 _VERDICTS = {v.report_status: v for v in Verdict}  # one status per verdict, so it reads back
 
@@ -74,46 +82,46 @@ def details(mutant: Entry) -> str:
     return reason.split("\n", 1)[1] if "\n" in reason else ""
 
 
+def fields(mutant: Entry) -> dict[str, Any]:
+    """The harness's own fields of a mutant (``killKind``, ``patchedBy``, ``exemption``); empty when none."""
+    return mutant.get(FIELDS_KEY) or {}
+
+
 def kill_kind(mutant: Entry) -> str:
     """``crash`` for a known bug killed by an exception out of the code under test, else ``assertion`` or ''."""
     if mutant["status"] != "Killed" or not is_known_bug(mutant):
         return ""
-    return "crash" if headline(mutant).startswith("killed (crash)") else "assertion"
+    return fields(mutant).get("killKind") or "assertion"
 
 
 def patched_by(mutant: Entry) -> str:
     """How a known bug's patch was applied (in memory, or a copy of the project and why); '' when not said."""
-    lines = [line for line in details(mutant).splitlines() if line.startswith(PATCHED_BY)]
-    return lines[-1].removeprefix(PATCHED_BY) if lines else ""
+    return fields(mutant).get("patchedBy", "")
 
 
-def exemption_prefix(kind: str) -> str:
-    """How the reason of a mutant a pragma names starts: ``out of scope: `` or ``equivalent: ``."""
-    return f"{kind}: "
+def exemption(mutant: Entry) -> dict[str, str]:
+    """The pragma naming a mutmut mutant: ``kind``, ``reason``, ``where`` (file:line), ``mutmut``; empty when none."""
+    return fields(mutant).get("exemption") or {}
 
 
 def is_out_of_scope(mutant: Entry) -> bool:
     """A mutmut mutant an out-of-scope pragma names (counted in the score all the same)."""
-    return (mutant.get("statusReason") or "").startswith(OUT_OF_SCOPE_PREFIX)
+    return exemption(mutant).get("kind") == OUT_OF_SCOPE
 
 
 def is_equivalent(mutant: Entry) -> bool:
     """A mutmut mutant an equivalent pragma names (``Ignored``: out of the score)."""
-    return (mutant.get("statusReason") or "").startswith(EQUIVALENT_PREFIX)
+    return exemption(mutant).get("kind") == EQUIVALENT
 
 
 def is_exempt(mutant: Entry) -> bool:
-    return is_out_of_scope(mutant) or is_equivalent(mutant)
+    return bool(exemption(mutant))
 
 
 def exempted_by(mutant: Entry) -> tuple[str, str]:
-    """(``file:line kind: reason`` of the pragma naming an exempt mutant, mutmut's verdict), from its headline.
-
-    The headline is ``kind: reason (mutmut: STATUS; file:line `A` -> `B`)`` (``stryker_json.mutmut_entry``).
-    """
-    kind_reason, _, rest = headline(mutant).rpartition(" (mutmut: ")
-    verdict, _, named = rest.partition("; ")
-    return f"{named.split(' ', 1)[0]} {kind_reason}", f"mutmut: {verdict}"
+    """(``file:line kind: reason`` of the pragma naming an exempt mutant, ``mutmut: VERDICT``)."""
+    e = exemption(mutant)
+    return f"{e['where']} {e['kind']}: {e['reason']}", f"mutmut: {e['mutmut']}"
 
 
 def needs_attention(mutant: Entry) -> bool:
@@ -136,3 +144,32 @@ def is_skipped(mutant: Entry) -> bool:
     if needs_attention(mutant):
         return False
     return mutant["status"] in ("Ignored", "Pending") or (is_out_of_scope(mutant) and mutant["status"] in UNDETECTED)
+
+
+def _ids(ids: list[str]) -> str:
+    return ", ".join(ids) or "(none)"
+
+
+def as_result(file: str, mutant: Entry) -> Result:
+    """A mutant as every writer reads it: failed when a person must act, skipped when reviewed or not tested."""
+    status = FAILED if needs_attention(mutant) else SKIPPED if is_skipped(mutant) else PASSED
+    described = (mutant.get("description", ""),) if mutant.get("description") else ()
+    covered = f"covered by: {_ids(mutant.get('coveredBy', []))}"
+    killed = mutant["status"] == "Killed" and status == PASSED
+    return Result(
+        name=mutant["id"],
+        suite=f"{'mutants' if is_known_bug(mutant) else 'mutmut'}.{PurePosixPath(file).stem}",
+        status=status,
+        title=mutant.get("description", ""),
+        message=headline(mutant),
+        details=(*described, *details(mutant).splitlines(), covered) if status == FAILED else (),
+        kind=label(mutant),
+        output=f"killed by: {_ids(mutant.get('killedBy', []))}\n{mutant.get('statusReason', '')}" if killed else "",
+        location=(file, mutant["location"]["start"]["line"]),
+        seconds=mutant.get("duration", 0) / 1000,
+    )
+
+
+def results(report: Report) -> list[Result]:
+    """Every mutant of the report as a :class:`Result`, in file order."""
+    return [as_result(file, mutant) for file, mutant in mutants(report)]

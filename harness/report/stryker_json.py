@@ -14,11 +14,11 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 import harness
-from harness.outcomes.mutants import MutantResult, Position
-from harness.nightly.equivalents import EQUIVALENT, Exemption, by_line, strip
+from harness.outcomes.mutants import MutantResult, Position, Verdict
+from harness.nightly.equivalents import EQUIVALENT, OUT_OF_SCOPE, Exemption, by_line, strip
 from harness.nightly.locate import Change, function_range, locate
 from harness.outcomes.score import Thresholds, report_status
-from harness.report.model import PATCHED_BY, RUNS_KEY, Entry, Report, exemption_prefix
+from harness.report.model import FIELDS_KEY, PATCHED_BY, RUNS_KEY, Entry, Report
 
 if TYPE_CHECKING:  # only their fields are read; importing them would load the mutation engine
     from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
@@ -68,7 +68,8 @@ def known_bug_entry(result: MutantResult) -> Entry:
         status_reason += "\n" + result.message
     if result.engine:
         status_reason += f"\n{PATCHED_BY}{result.engine}"
-    return {
+    own = {"killKind": result.kind if result.verdict is Verdict.KILLED else "", "patchedBy": result.engine}
+    entry = {
         "id": mutant.id,
         # Each known bug is its own category: the viewer groups and filters by it.
         "mutatorName": mutant.id,
@@ -82,6 +83,10 @@ def known_bug_entry(result: MutantResult) -> Entry:
         "testsCompleted": len(result.tests),
         "duration": round(result.duration * 1000),
     }
+    own = {key: value for key, value in own.items() if value}
+    if own:
+        entry[FIELDS_KEY] = own
+    return entry
 
 
 def _change(mutant: MutmutMutant, source: str) -> Change | None:
@@ -120,8 +125,11 @@ def mutmut_entry(mutant: MutmutMutant, source: str, exemptions: dict[tuple[str, 
     status = report_status(mutant.status)
     change = _change(mutant, source)
     exempt, covered = _exemption(change, source, exemptions, mutant.file)
+    own = {}
     if covered is not None:
-        reason = f"{exemption_prefix(exempt.kind)}{exempt.reason} ({reason}; {exempt.where} {covered.text()})"
+        own = {"exemption": {"kind": exempt.kind, "reason": exempt.reason, "where": exempt.where,
+                             "mutmut": mutant.status}}
+        reason = f"{exempt.kind}: {exempt.reason} ({reason}; {exempt.where} {covered.text()})"
         status = "Ignored" if exempt.kind == EQUIVALENT else status
     if mutant.kill_message:
         reason += "\n" + mutant.kill_message
@@ -146,6 +154,8 @@ def mutmut_entry(mutant: MutmutMutant, source: str, exemptions: dict[tuple[str, 
     }
     if mutant.duration is not None:
         entry["duration"] = round(mutant.duration * 1000)
+    if own:
+        entry[FIELDS_KEY] = own
     return entry
 
 
@@ -214,4 +224,25 @@ def load_report(path: Path) -> Report:
         raise ReportError(f"{path}: cannot read a JSON report: {exc}") from exc
     if not isinstance(report, dict) or report.get("schemaVersion") != "2" or not isinstance(report.get("files"), dict):
         raise ReportError(f"{path}: not a mutation-testing-report-schema version 2 report")
+    for entry in report["files"].values():
+        for mutant in entry.get("mutants", []):
+            if FIELDS_KEY not in mutant and (own := _fields_from_prose(mutant.get("statusReason") or "")):
+                mutant[FIELDS_KEY] = own
     return report
+
+
+def _fields_from_prose(reason: str) -> dict:
+    """A mutant's fields from a report written before they were fields: the prose of its status reason."""
+    headline, *rest = reason.split("\n")
+    own: dict = {"killKind": "crash"} if headline.startswith("killed (crash)") else {}
+    engines = [line.removeprefix(PATCHED_BY) for line in rest if line.startswith(PATCHED_BY)]
+    if engines:
+        own["patchedBy"] = engines[-1]
+    # ``KIND: reason (mutmut: STATUS; file:line `A` -> `B`)``, as mutmut_entry writes it.
+    for kind in (OUT_OF_SCOPE, EQUIVALENT):
+        if headline.startswith(f"{kind}: ") and " (mutmut: " in headline:
+            said, _, named = headline.rpartition(" (mutmut: ")
+            verdict, _, covered = named.partition("; ")
+            own["exemption"] = {"kind": kind, "reason": said.removeprefix(f"{kind}: "),
+                                "where": covered.split(" ", 1)[0], "mutmut": verdict}
+    return own

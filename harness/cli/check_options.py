@@ -1,0 +1,49 @@
+"""``harness check``'s options: what it passes on to the contracts' pytest session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness import CONTRACTS_DIR
+from harness.rules import levels
+
+
+@dataclass
+class CheckOptions:
+    """Everything ``harness check`` passes on to the contracts' pytest session."""
+
+    adapter: str | None = None
+    adapter_cmd: str | None = None
+    adapter_timeout: float | None = None
+    profile: str = "dev"
+    junitxml: str | None = None  # written by the harness from the results, not by pytest
+    verbose: bool = False
+    keyword: str | None = None
+    levels: tuple[str, ...] = ()
+    policies: list[str] = field(default_factory=list)
+    era: str | None = None
+    seed: int | None = None
+    require: list[str] = field(default_factory=list)
+    select: list[str] = field(default_factory=list)  # contract modules; empty: all
+    markdown: str | None = None  # write the summary as Markdown here (a CI job summary)
+
+    def pytest_args(self) -> list[str]:
+        targets = [str(CONTRACTS_DIR / s) for s in self.select] or [str(CONTRACTS_DIR)]
+        args = [*targets, "--rootdir", str(CONTRACTS_DIR), "-p", "no:cacheprovider", "--harness-profile", self.profile]
+        for flag, value in (
+            ("--adapter", self.adapter),
+            ("--adapter-cmd", self.adapter_cmd),
+            ("--adapter-timeout", self.adapter_timeout),
+            ("-k", self.keyword),
+            ("--deepseek-era", self.era),
+            ("--hypothesis-seed", self.seed),
+        ):
+            if value is not None:
+                args += [flag, str(value)]
+        if self.levels:
+            args += ["-m", levels.marker_expression(self.levels)]
+        for policy in self.policies:
+            args += ["--policy", policy]
+        for capability in self.require:
+            args += ["--require-capability", capability]
+        return args

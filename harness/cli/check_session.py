@@ -1,0 +1,106 @@
+"""``harness check``'s pytest session: each contract's :class:`Result` collected, and printed as it is decided."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from harness.outcomes.results import ERROR, FAILED, NOT_APPLICABLE, PASSED, SKIPPED, Result, Status
+from harness.plugin import adapter_under_test, header_lines
+from harness.report.results_console import INDENT, result_lines
+
+
+class CheckSession:
+    """A pytest plugin: prints the header, then each contract's result as it is decided; keeps them."""
+
+    def __init__(self, verbose: bool) -> None:
+        self.verbose = verbose
+        self.results: dict[str, Result] = {}
+        self.seconds: dict[str, float] = {}  # setup, call and teardown together, as pytest's junitxml counts
+        self.collected = 0
+        self.adapter = None
+        self.interrupted = False
+        self.header: list[str] = []
+
+    def pytest_keyboard_interrupt(self, excinfo) -> None:
+        self.interrupted = True
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.collected = len(session.items)
+        if not session.items:
+            return
+        self.adapter = adapter_under_test(session.config)
+        self.header = header_lines(session.config)
+        for line in self.header:
+            say(line)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+        status = _status(report)
+        if status is None:
+            return
+        previous = self.results.get(report.nodeid)
+        if previous is not None and previous.status != PASSED:
+            return  # a teardown error does not hide the call's failure
+        lines = getattr(report, "harness_details", None) or _message(report)
+        self.results[report.nodeid] = contract_result(
+            report.nodeid, status, lines, getattr(report, "harness_level", ""),
+            getattr(report, "harness_capability", ""), getattr(report, "harness_location", None),
+        )
+
+    def pytest_runtest_logfinish(self, nodeid: str, location) -> None:
+        result = self.results.get(nodeid)
+        if result is None:
+            return
+        result = self.results[nodeid] = replace(result, seconds=self.seconds.get(nodeid))
+        for line in result_lines(result, self.verbose):
+            say(line)
+        if result.is_problem and result.level:
+            module = nodeid.partition(".py")[0]
+            say(f"{INDENT}rule: the docstring of {module}.py (docs/rules.md#{module})")
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            result = self.results[report.nodeid] = contract_result(report.nodeid, ERROR, _message(report))
+            for line in result_lines(result):
+                say(line)
+
+
+def say(line: str) -> None:
+    print(line, flush=True)  # flushed: a pipe sees each line as it comes
+
+
+def contract_result(nodeid: str, status: Status, lines: list[str], level: str = "", capability: str = "",
+            location: tuple[str, int] | None = None) -> Result:
+    """A contract's result; its JUnit suite and name as pytest's junitxml would give them."""
+    path, *inner = nodeid.split("::")
+    suite = ".".join([path.removesuffix(".py").replace("/", "."), *inner[:-1]])
+    return Result(
+        name=nodeid, suite=suite, status=status, level=level, capability=capability,
+        message=lines[0] if lines else "", details=tuple(lines[1:]), location=location,
+        case=inner[-1] if inner else path,
+    )
+
+
+def _status(report: pytest.TestReport) -> Status | None:
+    if getattr(report, "harness_not_applicable", False):
+        return NOT_APPLICABLE
+    if getattr(report, "harness_adapter_error", False):
+        return ERROR  # the contract could not run: the adapter faulted, or its process broke the protocol
+    if report.failed:
+        return FAILED if report.when == "call" else ERROR
+    if report.passed and report.when == "call":
+        return PASSED
+    if report.skipped:
+        return SKIPPED
+    return None
+
+
+def _message(report) -> list[str]:
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None:
+        return crash.message.splitlines()
+    if isinstance(report.longrepr, tuple):
+        return str(report.longrepr[2]).splitlines()
+    return str(report.longrepr or "").splitlines()[-20:]

@@ -1,0 +1,96 @@
+"""``harness probe``'s command: run the suite's scenarios, print each check as it is decided, write the reports.
+
+The scenarios run in :mod:`harness.loopback.probe`; the results are printed
+and written by the writers every command shares (:mod:`harness.report`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from harness import exit_codes
+from harness.loopback.delivery import Delivery
+from harness.loopback.probe import SUITE, Case, ProbeUsage, run_case
+from harness.loopback.probe_checks import tested
+from harness.loopback.scenarios import SCENARIOS
+from harness.outcomes.checks import CheckResult
+from harness.outcomes.results import FAILED
+from harness.processes import Children
+from harness.report import annotations as ci_annotations
+from harness.report.junit import write_junit
+from harness.report.ordering import problems
+from harness.report.results_console import counts_line, result_lines, summary_lines
+from harness.report.results_markdown import render_markdown
+
+JUNIT_SUITE = "harness probe"
+SHOWN_LINES = 10  # of a failing check's findings and excerpts on the terminal; the files hold every one
+
+
+def _header(args: argparse.Namespace, tools: frozenset[str]) -> list[str]:
+    era = f" (era {args.deepseek_era})" if args.profile == "deepseek" else ""
+    return [f"agent command: {args.agent_cmd}", f"provider profile: {args.profile}{era}",
+            f"tools the fake model may call: {', '.join(sorted(tools)) or 'none (no tool call will be made)'}",
+            f"levels: {', '.join(args.levels) or 'all'}"]
+
+
+def _run(cases: list[Case], args: argparse.Namespace, tools: frozenset[str],
+         override: Delivery | None) -> list[CheckResult]:
+    checks: list[CheckResult] = []
+    with Children():  # SIGINT or SIGTERM stops the agent program's whole group too
+        for case in cases:
+            shown = (override or case.delivery).describe()
+            print(f"harness probe: scenario {case.scenario} ({SCENARIOS[case.scenario].title}; delivery {shown})",
+                  flush=True)
+            found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
+                             override)
+            found = [r for r in found if not args.levels or r.level in args.levels]
+            for check in found:
+                for line in result_lines(check.result(), args.verbose, SHOWN_LINES):
+                    print(line, flush=True)
+            checks += found
+    return checks
+
+
+def run_probe(args: argparse.Namespace) -> int:
+    names = args.scenario or [case.scenario for case in SUITE]
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        print(f"harness probe: unknown scenario(s) {unknown}; scenarios: {', '.join(SCENARIOS)}", file=sys.stderr)
+        return exit_codes.USAGE
+    try:
+        override = Delivery.parse(args.delivery, args.delay / 1000) if args.delivery != "whole" or args.delay else None
+    except ValueError as exc:
+        print(f"harness probe: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    by_name = {case.scenario: case for case in SUITE}
+    tools = frozenset(args.tool)
+    header = _header(args, tools)
+    for line in header:
+        print(f"harness probe: {line}", flush=True)
+    try:
+        checks = _run([by_name.get(n, Case(n, Delivery())) for n in names], args, tools, override)
+    except ProbeUsage as exc:
+        print(f"harness probe: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    results = [check.result() for check in checks]
+    for line in summary_lines(results, "checks", by_capability=False):
+        print(line)
+    print(counts_line(results))
+    markdown = render_markdown("harness probe", header, results, "check", by_capability=False, every=True)
+    if ci_annotations.enabled():
+        for line in ci_annotations.annotations(problems(results), "failing checks"):
+            print(line)
+        ci_annotations.add_step_summary(markdown)
+    if args.junitxml:
+        write_junit(results, args.junitxml, JUNIT_SUITE, properties=[(k, v) for k, _, v in (line.partition(": ") for line in header)])
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as out:
+            out.write(markdown)
+    if any(r.status == FAILED for r in results):
+        return exit_codes.CONTRACTS_FAILED
+    if not tested(checks):
+        print("harness probe: nothing was tested: no check had a request of the agent's to look at "
+              "(does --agent-cmd call the provider at {base_url}?)", file=sys.stderr)
+        return exit_codes.NOTHING_TESTED
+    return exit_codes.OK

@@ -1,0 +1,45 @@
+"""Results as terminal lines: each one as it is decided, then the summary by rule level and the failures."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from harness.outcomes.results import ERROR, FAILED, NOT_APPLICABLE, PASSED, SKIPPED, Result, tally
+from harness.report.ordering import groups, problems
+
+INDENT = " " * 17  # under the result's name
+
+
+def result_lines(result: Result, verbose: bool = False, shown: int | None = None) -> list[str]:
+    """``STATUS  [level] name: title``, then its lines when it is a problem (all of them with ``verbose``).
+
+    ``shown``: at most this many lines under it, then how many more there are.
+    """
+    where = f"[{result.level}] " if result.level else ""
+    lines = [f"{result.status.upper():>15}  {where}{result.name}" + (f": {result.title}" if result.title else "")]
+    body = result.lines() if result.is_problem or verbose else []
+    if shown is not None and len(body) > shown:
+        body = [*body[:shown], f"... and {len(body) - shown} more lines"]
+    return lines + [INDENT + line for line in body]
+
+
+def counts_line(results: Sequence[Result]) -> str:
+    """``P passed, F failed``, then each other status that occurred."""
+    counts = tally(results)
+    text = f"{counts[PASSED]} passed, {counts[FAILED]} failed"
+    return text + "".join(f", {counts[extra]} {extra}" for extra in (ERROR, NOT_APPLICABLE, SKIPPED) if counts[extra])
+
+
+def summary_lines(results: Sequence[Result], noun: str, by_capability: bool) -> list[str]:
+    """The tallies by rule level (and capability), then each problem on one line; ``noun``: what a result is."""
+    lines = ["", "by rule level and capability:" if by_capability else "by rule level:"]
+    for level, capability, members in groups(results):
+        column = f"{capability or '-':<18} " if by_capability else ""
+        lines.append(f"  {level or '-':<9} {column}{counts_line(members)}")
+    bad = problems(results)
+    if bad:
+        lines += ["", f"failing {noun}:"]
+        for r in bad:
+            where = ", ".join(part for part in (r.level, r.capability) if part)
+            lines.append(f"  {r.status.upper():<6} [{where}] {r.name}: {r.message[:160]}")
+    return lines

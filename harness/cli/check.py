@@ -22,7 +22,8 @@ from harness.report import markdown_text as markdown
 from harness.adapter import known_capabilities, public_methods
 from harness.processes import Children
 from harness import CONTRACTS_DIR
-from harness.plugin import ADAPTER_ERROR, NOT_APPLICABLE, adapter_under_test, header_lines
+from harness.plugin import ADAPTER_ERROR, adapter_under_test, header_lines
+from harness.under_test.guard import NOT_APPLICABLE
 
 _STATUS_ORDER = ("failed", "error", "passed", NOT_APPLICABLE, "skipped")
 

@@ -157,6 +157,10 @@ EFFORTS = ("off", "low", "medium", "high", "max")
 ROLES = ("main", "executor")
 ERAS = ("r1", "v3.2", "current")
 
+# Seconds one adapter call may take, in process or over the bridge (--adapter-timeout): here, so the
+# pytest plugin can offer the option without importing the bridge.
+DEFAULT_TIMEOUT = 10.0
+
 
 class AdapterError(Exception):
     """The adapter spec cannot be loaded or the adapter misdeclares itself."""

@@ -19,12 +19,12 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from harness.adapter import DEFAULT_TIMEOUT
 from harness.bridge import protocol
 from harness.clip import clip
 from harness.bridge.errors import BridgeError, RemoteError, RemoteInputError
 from harness.bridge.process import MAX_LINE, AdapterProcess, Answered, Closed, Line, Oversized
 
-DEFAULT_TIMEOUT = 10.0
 STARTUP_TIMEOUT = 60.0  # the handshake may take longer: a cold start of a runtime or a compiler
 _SHOWN = 200  # characters of params or a reply line quoted in an error
 

@@ -13,10 +13,10 @@ broken part of a rule never hides another.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, Phase, settings
-
 CI_EXAMPLES = 50
 
+# Health checks and phases by name, so the profiles can be listed (the plugin's option choices)
+# without importing Hypothesis; register() turns them into Hypothesis's own members.
 PROFILES: dict[str, dict] = {
     "ci": {
         "derandomize": True,
@@ -25,10 +25,10 @@ PROFILES: dict[str, dict] = {
         "database": None,
         "deadline": None,
         "print_blob": True,
-        "suppress_health_check": [HealthCheck.too_slow],
+        "suppress_health_check": ["too_slow"],
         # The explain phase re-runs a failing example many times to annotate it;
         # under the mutant runner's coverage tracing that costs seconds per kill.
-        "phases": [Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
+        "phases": ["explicit", "reuse", "generate", "target", "shrink"],
     },
     "nightly": {
         "report_multiple_bugs": True,
@@ -36,7 +36,7 @@ PROFILES: dict[str, dict] = {
         "database": None,
         "deadline": None,
         "print_blob": True,
-        "suppress_health_check": [HealthCheck.too_slow],
+        "suppress_health_check": ["too_slow"],
     },
     "dev": {"report_multiple_bugs": True, "max_examples": 100, "deadline": None, "database": None},
 }
@@ -50,5 +50,10 @@ def registered_name(profile: str) -> str:
 
 
 def register() -> None:
+    """Register every profile with Hypothesis (loading none)."""
+    from hypothesis import HealthCheck, Phase, settings
+
+    members = {"suppress_health_check": HealthCheck, "phases": Phase}
     for name, values in PROFILES.items():
-        settings.register_profile(registered_name(name), **values)
+        typed = {key: [members[key][v] for v in value] if key in members else value for key, value in values.items()}
+        settings.register_profile(registered_name(name), **typed)

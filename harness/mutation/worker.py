@@ -390,7 +390,7 @@ class WorkerPlugin:
     def _reload_adapter(self) -> None:
         plugin = sys.modules["harness.plugin"]
         config = self.session.config
-        del config.stash[plugin._adapter_key]
+        plugin.run_state(config).forget_adapter()
         plugin.adapter_under_test(config)
 
     # ------------------------------------------------------------ outcomes, in the fork

@@ -27,7 +27,7 @@ import pytest
 from harness import CONTRACTS_DIR
 from harness.adapter import CAPABILITIES, LoadedAdapter, capabilities_of
 from harness.bridge import DEFAULT_TIMEOUT, load_bridge
-from harness.plugin import capability_fixture
+from harness.plugin.session import capability_fixture
 
 
 def _contract_modules() -> list[Any]:

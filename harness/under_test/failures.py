@@ -12,7 +12,7 @@ _HARNESS = Path(harness.__file__).resolve().parent
 # Frames from these are the contract machinery, not the adapter under test.
 _MACHINERY = (
     _HARNESS / "contracts",
-    _HARNESS / "plugin.py",
+    _HARNESS / "plugin",
     _HARNESS / "under_test",
     _HARNESS / "cli",
     _HARNESS / "bridge",

@@ -1,7 +1,8 @@
 """The ``loopback_provider`` pytest fixture: a loopback provider per call, stopped after the test.
 
-Registered through its own ``pytest11`` entry point; it imports nothing until a
-test asks for it. ::
+Registered through its own ``pytest11`` entry point (``harness_loopback``); it
+imports nothing until a test asks for it, and lives beside the contract plugin
+because the toolkit package :mod:`harness.testing` is not cheap to import. ::
 
     def test_my_agent_pairs_parallel_calls(loopback_provider):
         provider = loopback_provider(scenario="parallel-12", profile="openai",

@@ -30,6 +30,7 @@ from harness.outcomes.mutants import Mutant, RunOutcome, matches
 from harness.mutation.patch import AppliedPatch
 from harness.mutation.reach import ALL_TESTS
 from harness.mutation.runner_table import RunnerConfig
+from harness.mutation.warm_pool import Reply, WorkerDied, WorkerNotReady, WorkerPool
 from harness.mutation.workspace import Project, Workspace
 
 INSTALLED_CONTRACTS = CONTRACTS_DIR

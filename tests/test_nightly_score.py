@@ -117,7 +117,7 @@ def test_an_interrupt_pytest_swallowed_still_stops_the_run(monkeypatch: pytest.M
     import os
     import signal
 
-    from harness.nightly import command
+    from harness.cli import nightly as command
 
     def contracts_like_pytest(seed: int) -> tuple[bool, str]:
         try:  # pytest, run in-process, turns the interrupt into an ordinary end of session

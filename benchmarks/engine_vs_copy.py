@@ -38,10 +38,10 @@ from pathlib import Path
 from harness.processes import Children
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.copy_executor import CopyExecutor
-from harness.mutation.executor import ContractsExecutor
-from harness.mutation.inmemory import SWAP
+from harness.mutation.in_memory_executor import ContractsExecutor
+from harness.mutation.in_memory_patch import SWAP
 from harness.mutation.patch import apply_patch
-from harness.mutation.runner import KnownBugRun
+from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project
 
 
@@ -72,11 +72,12 @@ def overheads(project: Project, executor, mutants) -> tuple[dict[str, float], di
 
 
 def mutmut_per_mutant(project: Project, shard: str) -> tuple[float, int]:
+    from harness.mutation.shard import Shard
     from harness.nightly.mutmut_run import run_mutmut
 
     started = time.perf_counter()
     with Children() as children:
-        result = run_mutmut(project, children, 1, shard, say=lambda line: None)
+        result = run_mutmut(project, children, 1, Shard.parse(shard), say=lambda line: None)
     return (time.perf_counter() - started) / len(result.mutants), len(result.mutants)
 
 

@@ -28,8 +28,8 @@ from harness.processes import Children
 from harness.mutation.catalogue import load_catalogue
 from harness.cli.mutate import BUNDLED_CATALOGUE
 from harness.mutation.copy_executor import CopyExecutor, Selection
-from harness.mutation.executor import ContractsExecutor
-from harness.mutation.runner import KnownBugRun
+from harness.mutation.in_memory_executor import ContractsExecutor
+from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project, Workspace
 
 

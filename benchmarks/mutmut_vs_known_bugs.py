@@ -24,9 +24,10 @@ import time
 from harness.processes import Children
 from harness.mutation.catalogue import load_catalogue
 from harness.cli.mutate import BUNDLED_CATALOGUE
-from harness.mutation.executor import ContractsExecutor
-from harness.mutation.runner import KnownBugRun
+from harness.mutation.in_memory_executor import ContractsExecutor
+from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project
+from harness.mutation.shard import Shard
 from harness.nightly.mutmut_run import run_mutmut
 
 
@@ -42,7 +43,7 @@ def known_bug_cost(project: Project) -> tuple[float, int]:
 def mutmut_cost(project: Project, shard: str) -> tuple[float, int]:
     started = time.perf_counter()
     with Children() as children:
-        result = run_mutmut(project, children, 1, shard, say=lambda line: None)
+        result = run_mutmut(project, children, 1, Shard.parse(shard), say=lambda line: None)
     return (time.perf_counter() - started) / len(result.mutants), len(result.mutants)
 
 

@@ -2,7 +2,7 @@
 
 A dead warm worker is replaced and its mutant retried once; a worker that dies
 twice makes the mutant invalid with both deaths described, never a traceback.
-A malformed JUnit file or malformed probe output is an invalid verdict. The
+A malformed JUnit file or malformed copy-run results are an invalid verdict. The
 per-mutant budget never limits the baseline. Report times are wall times.
 """
 
@@ -20,11 +20,11 @@ from harness import exit_codes
 from harness.mutation.catalogue import load_catalogue
 from harness.processes import Children
 from harness.cli.mutate import BUNDLED_CATALOGUE
-from harness.mutation.copy_executor import read_probe_output
-from harness.mutation.engine import Reply
-from harness.mutation.executor import ContractsExecutor
+from harness.mutation.copy_executor import read_copy_result
+from harness.mutation.warm_pool import Reply
+from harness.mutation.in_memory_executor import ContractsExecutor
 from harness.outcomes.mutants import Mutant, RunOutcome, Verdict
-from harness.mutation.runner import KnownBugRun
+from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project
 from test_mutation_adapter import EXAMPLE, SPEC, _git_project
 
@@ -112,21 +112,19 @@ def test_a_worker_that_dies_twice_makes_the_mutant_invalid_with_both_deaths(team
     assert not children.running()
 
 
-def test_malformed_probe_output_is_an_invalid_run_not_a_crash(tmp_path):
-    out = tmp_path / "probe.json"
-    for text, expected in [
-        ("{not json", "malformed results (JSONDecodeError"),
-        ('{"tests": {"t": {"outcome": "exploded"}}, "collection_errors": [], "statements": [], "executed": {}}',
+def test_malformed_copy_results_are_an_invalid_run_not_a_crash():
+    for result, expected in [
+        ({"tests": {"t": {"outcome": "exploded"}}, "collection_errors": [], "statements": [], "executed": {}},
          "unknown outcome 'exploded'"),
-        ('{"tests": []}', "malformed results (AttributeError"),
+        ({"tests": []}, "malformed results (AttributeError"),
+        (["not", "a", "dict"], "malformed results (TypeError"),
     ]:
-        out.write_text(text)
         outcome = RunOutcome()
-        read_probe_output(out, outcome, "exit status 0", "last words")
+        read_copy_result(Reply(timed_out=False, exit=0, result=result, tail="last words"), outcome)
         assert outcome.collection_errors and expected in outcome.collection_errors[0], outcome.collection_errors
         assert "last words" in outcome.collection_errors[0]
     missing = RunOutcome()
-    read_probe_output(tmp_path / "absent.json", missing, "killed by signal SIGSEGV", "")
+    read_copy_result(Reply(timed_out=False, exit=-11, result=None), missing)
     assert "died before reporting (killed by signal SIGSEGV)" in missing.collection_errors[0]
 
 
@@ -233,10 +231,11 @@ def test_nightly_known_bug_phase_ends_its_workers_before_mutmut():
 
 
 def test_a_worker_that_dies_before_it_is_ready_is_described_by_the_end_of_its_output(tmp_path):
-    from harness.mutation.engine import Worker, WorkerDied
+    from harness.mutation.warm_pool import WarmWorker, WorkerDied
 
     with Children() as children:
-        worker = Worker(children, tmp_path / "no-such-spec.json", tmp_path, dict(os.environ), tmp_path / "w.log")
+        worker = WarmWorker(children, "in_memory_worker", [str(tmp_path / "no-such-spec.json")], tmp_path,
+                            dict(os.environ), tmp_path / "w.log")
         with pytest.raises(WorkerDied) as died:
             worker.wait_ready(budget=60)
     assert "exit status 1" in str(died.value)

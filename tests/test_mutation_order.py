@@ -17,9 +17,9 @@ import pytest
 from harness.processes import Children
 from harness.mutation.catalogue import load_catalogue
 from harness.cli.mutate import BUNDLED_CATALOGUE
-from harness.mutation.executor import ContractsExecutor
+from harness.mutation.in_memory_executor import ContractsExecutor
 from harness.outcomes.mutants import Verdict
-from harness.mutation.runner import KnownBugRun
+from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project
 from test_mutation_verdicts import private_copy
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from harness.mutation.catalogue import load_catalogue
-from harness.mutation.executor import Children, ContractsExecutor
+from harness.mutation.in_memory_executor import Children, ContractsExecutor
 from harness.outcomes.mutants import Verdict
-from harness.mutation.runner import KnownBugRun
+from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project
 
 MESSAGES = "harness/reference/messages.py"

@@ -14,6 +14,7 @@ from harness.processes import Children
 from harness.outcomes.mutants import Position
 from harness.mutation.workspace import Project
 from harness.nightly.locate import offset
+from harness.mutation.shard import Shard
 from harness.nightly.mutmut_run import run_mutmut
 from harness.report.merge import merge_reports
 from harness.report.model import mutants as all_mutants
@@ -25,7 +26,7 @@ CONTRACTS = ("harness/contracts/test_vector_text.py", "harness/contracts/test_di
 
 def test_two_real_shards_merge_into_every_mutant_of_the_slice() -> None:
     runs = {
-        spec: run_mutmut(Project.bundled(), Children(), 1, spec, only=SLICE, contracts=CONTRACTS, say=lambda _: None)
+        spec: run_mutmut(Project.bundled(), Children(), 1, Shard.parse(spec), only=SLICE, contracts=CONTRACTS, say=lambda _: None)
         for spec in ("1/2", "2/2")
     }
     reports = [build_report([], run, run={"shard": spec}) for spec, run in runs.items()]

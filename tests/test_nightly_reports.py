@@ -12,7 +12,7 @@ import pytest
 
 from harness.cli import main
 from harness.outcomes.mutants import Mutant, MutantResult, Position, Verdict
-from harness.mutation.runner import shard
+from harness.mutation.shard import Shard
 from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
 from harness.nightly.equivalents import parse_exemptions
 from harness.nightly.mutmut_driver import select
@@ -155,7 +155,7 @@ def test_the_plain_score_counts_the_out_of_scope_mutants_and_shows_them_beside()
 def _slices(spec: str) -> tuple[list[MutantResult], list[MutmutMutant]]:
     """What one shard runs: the runner's share of the known bugs, the driver's share of mutmut's."""
     names = select(sorted(m.name for m in MUTMUT), spec)
-    return shard(KNOWN, spec), [m for m in MUTMUT if m.name in names]
+    return Shard.parse(spec).select(KNOWN), [m for m in MUTMUT if m.name in names]
 
 
 def _content(report: dict) -> tuple:

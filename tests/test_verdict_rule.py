@@ -9,7 +9,7 @@ from harness.exit_codes import TIMEOUT as EXIT_TIMEOUT
 from harness.cli.mutate import exit_code
 from harness.outcomes.mutants import Mutant, MutantResult, Verdict
 from harness.mutation.reach import ALL_TESTS, mark_reached, reach_lines
-from harness.mutation.runner import parse_shard, shard
+from harness.mutation.shard import Shard
 from harness.mutation.verdict import decide
 
 
@@ -63,12 +63,13 @@ def test_reach_credits_tests_by_context_import_time_and_whole_run():
 
 def test_shards_partition_the_catalogue_deterministically():
     mutants = list(range(10))
-    slices = [shard(mutants, f"{k}/3") for k in (1, 2, 3)]
+    slices = [Shard.parse(f"{k}/3").select(mutants) for k in (1, 2, 3)]
     assert sorted(sum(slices, [])) == mutants
-    assert slices[0] == [0, 3, 6, 9] and shard(mutants, "2/3") == slices[1]
+    assert slices[0] == [0, 3, 6, 9] and Shard(2, 3).select(mutants) == slices[1]
+    assert str(Shard.parse("2/3")) == "2/3"
     for bad in ("0/3", "4/3", "x/3", "3"):
         with pytest.raises(ValueError, match="--shard"):
-            parse_shard(bad)
+            Shard.parse(bad)
 
 
 def _result(verdict):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from harness import exit_codes
 from harness.config import hypothesis_profiles as profiles
+from harness.mutation.shard import Shard
 from harness.rules.levels import parse_levels
 from harness.rules.reasoning import ERAS
 
@@ -83,11 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _shard(value: str) -> str:
-    from harness.mutation.runner import parse_shard
-
+def _shard(value: str) -> Shard:
     try:
-        return parse_shard(value)
+        return Shard.parse(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 

@@ -13,10 +13,11 @@ from harness import exit_codes
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.processes import Children
 from harness.mutation.copy_executor import CommandExecutor
-from harness.mutation.executor import ContractsExecutor, EngineNotReady
+from harness.mutation.in_memory_executor import ContractsExecutor, EngineNotReady
 from harness.outcomes.mutants import MutantResult, Verdict
 from harness.mutation.progress import MutantProgress
-from harness.mutation.runner import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun, shard
+from harness.mutation.known_bug_run import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun
+from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
 from harness.report.publish import publish
 from harness.report.stryker_json import build_report
@@ -32,36 +33,40 @@ class Options:
     catalogue: Path | None = None
     only: list[str] | None = None
     report_dir: Path | None = None
-    shard: str | None = None
+    shard: Shard | None = None
     jobs: int | None = None
     timeout: float | None = None
     baseline_timeout: float | None = None
     adapter: str | None = None  # a team's Python adapter, module:attribute, inside the catalogue's project
 
 
+# Each verdict's exit code; which one a run ends with is the precedence of exit_codes.first.
+VERDICT_CODES: dict[Verdict, int] = {
+    Verdict.KILLED: exit_codes.OK,
+    Verdict.STALE: exit_codes.STALE_INVALID,
+    Verdict.INVALID: exit_codes.STALE_INVALID,
+    Verdict.SURVIVED: exit_codes.SURVIVED,
+    Verdict.UNREACHED: exit_codes.SURVIVED,
+    Verdict.TIMEOUT: exit_codes.TIMEOUT,
+}
+
+
 def exit_code(results: list[MutantResult]) -> int:
-    verdicts = {r.verdict for r in results}
-    if verdicts & {Verdict.STALE, Verdict.INVALID}:
-        return exit_codes.STALE_INVALID
-    if verdicts & {Verdict.SURVIVED, Verdict.UNREACHED}:
-        return exit_codes.SURVIVED
-    if Verdict.TIMEOUT in verdicts:
-        return exit_codes.TIMEOUT
-    return exit_codes.OK
+    return exit_codes.first(VERDICT_CODES[r.verdict] for r in results)
 
 
 def run_known_bugs(
     catalogue_path: Path | None,
     only: list[str] | None = None,
     report_dir: Path | None = None,
-    shard_spec: str | None = None,
+    shard: Shard | None = None,
     jobs: int | None = None,
     timeout: float | None = None,
     *,
     adapter: str | None = None,
     baseline_timeout: float | None = None,
 ) -> int:
-    options = Options(catalogue_path, only, report_dir, shard_spec, jobs, timeout, baseline_timeout, adapter)
+    options = Options(catalogue_path, only, report_dir, shard, jobs, timeout, baseline_timeout, adapter)
     return _run(options)
 
 
@@ -76,7 +81,8 @@ def _run(o: Options) -> int:
     path = o.catalogue or BUNDLED_CATALOGUE
     try:
         catalogue = load_catalogue(path)
-        mutants = shard(catalogue.select(o.only), o.shard)
+        mutants = catalogue.select(o.only)
+        mutants = o.shard.select(mutants) if o.shard else mutants
         thresholds = load_thresholds(PYPROJECT)
     except CatalogueError as exc:
         return _usage(f"catalogue error: {exc}")
@@ -122,7 +128,7 @@ def _run(o: Options) -> int:
         return outcome
     if outcome is not None:
         return outcome
-    run = {"shard": o.shard, "seconds": round(time.perf_counter() - started, 3)}
+    run = {"shard": str(o.shard) if o.shard else None, "seconds": round(time.perf_counter() - started, 3)}
     publish(build_report(results, thresholds=thresholds, run=run), thresholds, o.report_dir, root=root)
     return exit_code(results)
 

@@ -31,10 +31,11 @@ from harness.cli.mutate import (
     exit_code,
 )
 from harness.processes import Children
-from harness.mutation.executor import ContractsExecutor
+from harness.mutation.in_memory_executor import ContractsExecutor
 from harness.outcomes.mutants import MutantResult
 from harness.mutation.progress import MutantProgress
-from harness.mutation.runner import BaselineRed, BaselineTimedOut, KnownBugRun, shard
+from harness.mutation.known_bug_run import BaselineRed, BaselineTimedOut, KnownBugRun
+from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
 from harness.nightly.equivalents import ExemptionError, load_exemptions
 from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, check_exemptions, run_mutmut
@@ -83,8 +84,8 @@ def _contracts(seed: int) -> tuple[bool, str]:
     return code == 0, tally
 
 
-def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard_spec: str | None) -> list[MutantResult]:
-    mutants = shard(catalogue.select(None), shard_spec)
+def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard: Shard | None) -> list[MutantResult]:
+    mutants = shard.select(catalogue.select(None)) if shard else catalogue.select(None)
     # The workers stay warm for this phase only: the block ends them before mutmut starts.
     with KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=jobs) as run:
         baseline = run.baseline()
@@ -93,7 +94,7 @@ def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard_spec:
             return run.run(mutants, baseline, progress.advance)
 
 
-def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | None, seed: int | None) -> int:
+def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, seed: int | None) -> int:
     try:
         thresholds = load_thresholds(PYPROJECT)
         catalogue = load_catalogue(BUNDLED_CATALOGUE)
@@ -122,9 +123,9 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
             print(f"contracts (nightly profile, seed {seed}): {tally}")
             if not green:
                 codes.append(exit_codes.BASELINE)
-            known = _known_bugs(catalogue, children, jobs, shard_spec)
+            known = _known_bugs(catalogue, children, jobs, shard)
             codes.append(exit_code(known))
-            mutmut = run_mutmut(Project.bundled(), children, jobs, shard_spec)
+            mutmut = run_mutmut(Project.bundled(), children, jobs, shard)
         except (BaselineRed, BaselineTimedOut) as exc:
             print(str(exc))
             codes.append(exit_codes.BASELINE if isinstance(exc, BaselineRed) else exit_codes.TIMEOUT)
@@ -136,7 +137,7 @@ def run_nightly(report_dir: Path | None, shard_spec: str | None, jobs: int | Non
             print(INTERRUPTED)
             return exit_codes.INTERRUPTED
     run_info = {
-        "shard": shard_spec,
+        "shard": str(shard) if shard else None,
         "seed": seed,
         "contracts": tally,
         "mutmut_mutants": mutmut.total if mutmut else None,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.outcomes.mutants import Mutant
-from harness.mutation.runner_config import (
+from harness.mutation.runner_table import (
     RunnerConfig,
     RunnerConfigError,
     runner_config,

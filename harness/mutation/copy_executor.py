@@ -1,17 +1,20 @@
-"""Runs that need a copy of the project per mutant: a foreign project's command, and the in-memory fallback.
+"""Executing a patched project in a copy of its own: a foreign project's command, and the in-memory fallback.
 
-:class:`CopyExecutor` is the path every Python mutant took before the warm
-engine (:mod:`harness.mutation.executor`): the project copied to a temporary
-directory, the patch written there, a fresh pytest session (forked from a
-warm zygote) with per-test coverage. The engine falls back to it when neither
-in-memory way holds, and the benchmarks run it side by side with the engine.
-:class:`CommandExecutor` runs a foreign project's own test command.
+:class:`CopyExecutor` is the path every Python mutant took before the
+in-memory executor (:mod:`harness.mutation.in_memory_executor`): the project
+copied to a temporary directory, the patch written there, a fresh pytest
+session with per-test coverage (:mod:`harness.mutation.copy_run`, forked from
+a warm worker of a :mod:`~harness.mutation.warm_pool`). The in-memory executor
+falls back to it when neither in-memory way holds, and the benchmarks run it
+side by side with that one. :class:`CommandExecutor` runs a foreign project's
+own test command.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass
@@ -19,14 +22,15 @@ from pathlib import Path
 
 from harness import CONTRACTS_DIR
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
-from harness.processes import Children, run_child
+from harness.processes import Children, exit_text, run_child
 from harness.mutation.coverage_files import CoverageFileError, read_line_coverage
-from harness.mutation.forkserver import ZygoteDied, ZygotePool
 from harness.mutation.junit_read import JUnitError, read_junit
+from harness.mutation.outcome_recorder import read_tests
 from harness.outcomes.mutants import Mutant, RunOutcome, matches
 from harness.mutation.patch import AppliedPatch
 from harness.mutation.reach import ALL_TESTS
-from harness.mutation.runner_config import RunnerConfig
+from harness.mutation.runner_table import RunnerConfig
+from harness.mutation.warm_pool import Reply, WorkerDied, WorkerNotReady, WorkerPool
 from harness.mutation.workspace import Project, Workspace
 
 INSTALLED_CONTRACTS = CONTRACTS_DIR
@@ -116,10 +120,13 @@ class CopyExecutor(PerCopyExecutor):
         self.adapter = adapter
         self.code_dirs = code_dirs  # relative to the copy: where an exception counts as raised by the code under test
         self.preload = preload  # packages imported before collection, so their import-time lines count for every test
-        self.pool = ZygotePool(children, contract_env(adapter))
+        self.run_dir = Path(tempfile.mkdtemp(prefix="harness-copies-"))  # the warm workers' logs and forks
+        # One worker per job slot that asks; a slot finds an idle one or starts one.
+        self.pool = WorkerPool(children, "copy_worker", [], self.run_dir, contract_env(adapter), self.run_dir, 1)
 
     def close(self) -> None:
         self.pool.close()
+        shutil.rmtree(self.run_dir, ignore_errors=True)
 
     def contracts_dir(self, workspace: Workspace) -> Path:
         if self.adapter is None:  # the bundled project: its contracts are in the copy
@@ -130,10 +137,8 @@ class CopyExecutor(PerCopyExecutor):
         contracts_dir = self.contracts_dir(workspace)
         contracts, target, lines = selection.contracts, selection.target, selection.lines
         targets = [str(contracts_dir / c) for c in contracts] if contracts else [str(contracts_dir)]
-        out = workspace.root / ".harness-probe.json"
         spec = {
             "root": str(workspace.root),
-            "out": str(out),
             "target": str(workspace.root / target) if target else None,
             "first_line": lines[0] if lines else 0,
             "last_line": lines[1] if lines else 0,
@@ -142,40 +147,37 @@ class CopyExecutor(PerCopyExecutor):
             "check_harness": self.adapter is None,
             "pytest_args": [*targets, "--rootdir", str(contracts_dir), *contract_args(self.profile, self.adapter)],
         }
-        spec_path = workspace.root / ".harness-probe-spec.json"
+        spec_path = workspace.root / ".harness-copy-run.json"
         spec_path.write_text(json.dumps(spec))
-        log = workspace.root / ".harness-probe.log"
         started = time.perf_counter()
         try:
-            timed_out, status = self.pool.run(spec_path, workspace.root, log, timeout)
-        except ZygoteDied as exc:
+            reply = self.pool.ask({"label": workspace.label, "spec": str(spec_path), "cwd": str(workspace.root)},
+                                  timeout)
+        except (WorkerDied, WorkerNotReady) as exc:
             if self.children.stopping:
                 raise KeyboardInterrupt from None
             return RunOutcome(collection_errors=[str(exc)], wall=time.perf_counter() - started)
-        tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
-        outcome = RunOutcome(timed_out=timed_out, wall=time.perf_counter() - started, output_tail=tail)
-        if not timed_out:
-            read_probe_output(out, outcome, status, tail)
+        outcome = RunOutcome(timed_out=reply.timed_out, wall=time.perf_counter() - started, output_tail=reply.tail)
+        if not reply.timed_out:
+            read_copy_result(reply, outcome)
         return outcome
 
 
-def read_probe_output(out: Path, outcome: RunOutcome, status: str, tail: str) -> None:
-    """Fill ``outcome`` from the probe's JSON; a missing or malformed file is an error of this run, not a crash."""
-    if not out.exists():
-        outcome.collection_errors = [f"the contract run died before reporting ({status})" + _ends(tail)]
+def read_copy_result(reply: Reply, outcome: RunOutcome) -> None:
+    """Fill ``outcome`` from a copy run's result; a missing or malformed one is an error of this run, not a crash."""
+    status = exit_text(reply.exit)
+    if reply.result is None:
+        outcome.collection_errors = [f"the contract run died before reporting ({status})" + _ends(reply.tail)]
         return
     try:
-        data = json.loads(out.read_text())
-        tests = {str(t): dict(e) for t, e in data["tests"].items()}
-        for entry in tests.values():
-            if entry["outcome"] not in ("passed", "assertion", "crash", "error", "not applicable"):
-                raise ValueError(f"unknown outcome {entry['outcome']!r}")
+        data = reply.result
+        tests = read_tests(data["tests"])
         errors = [str(e) for e in data["collection_errors"]]
         statements = {int(n) for n in data["statements"]}
         executed = {int(n): {str(c) for c in contexts} for n, contexts in data["executed"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         outcome.collection_errors = [
-            f"the contract run wrote malformed results ({type(exc).__name__}: {exc}; {status})" + _ends(tail)
+            f"the contract run sent malformed results ({type(exc).__name__}: {exc}; {status})" + _ends(reply.tail)
         ]
         return
     outcome.tests, outcome.collection_errors = tests, errors

@@ -3,9 +3,9 @@
 A red contract is an ``assertion`` (the contract failing on purpose, or a
 failure raised ``from`` an assertion), a ``crash`` (an exception that left a
 frame of the code under test on its way out) or an ``error`` (anything else:
-the contract's own machinery). Both runners load this file by its path,
-because importing ``harness`` inside them would load the project copy; it
-imports only the standard library and pytest.
+the contract's own machinery). The warm workers import it under another
+name (see :mod:`warm_fork`); it imports only the standard library, pytest and
+the outcome vocabulary.
 """
 
 from __future__ import annotations
@@ -15,24 +15,26 @@ from collections.abc import Callable
 
 import pytest
 
+from ..outcomes.mutants import ASSERTION, CRASH, ERROR, TestOutcome
+
 _FAILURES = (AssertionError, pytest.fail.Exception)
 
 
-def kind(exc: BaseException, in_code: Callable[[str], bool]) -> str:
+def kind(exc: BaseException, in_code: Callable[[str], bool]) -> TestOutcome:
     """``assertion``, ``crash`` or ``error``; ``in_code(filename)`` tells a file of the code under test."""
     if isinstance(exc, BaseExceptionGroup):
         kinds = {kind(e, in_code) for e in exc.exceptions}
-        if kinds == {"assertion"}:
-            return "assertion"
-        return "crash" if kinds <= {"assertion", "crash"} else "error"
+        if kinds == {ASSERTION}:
+            return ASSERTION
+        return CRASH if kinds <= {ASSERTION, CRASH} else ERROR
     if isinstance(exc, _FAILURES):
         # ``raise AssertionError(...) from exc``: the contract failed for the cause's reason, a crash
         # when the code under test raised it, an error when the contract machinery did.
         cause = exc.__cause__
         if cause is not None and not isinstance(cause, _FAILURES):
             return kind(cause, in_code)
-        return "assertion"
-    return "crash" if origin(exc, in_code, "") else "error"
+        return ASSERTION
+    return CRASH if origin(exc, in_code, "") else ERROR
 
 
 def origin(exc: BaseException | None, in_code: Callable[[str], bool], root: str) -> str:

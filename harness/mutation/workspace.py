@@ -55,6 +55,7 @@ class Workspace:
 
     def __init__(self, project: Project, label: str) -> None:
         self.project = project
+        self.label = label  # what runs in it: "baseline" or a mutant's id
         self.root = Path(tempfile.mkdtemp(prefix=f"harness-{label}-"))
 
     def __enter__(self) -> Workspace:

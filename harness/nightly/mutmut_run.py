@@ -25,7 +25,8 @@ from pathlib import Path
 
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
 from harness.processes import Children, exit_text, run_child, run_owned
-from harness.mutation.executor import HYPOTHESIS_CACHE
+from harness.mutation.in_memory_executor import HYPOTHESIS_CACHE
+from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project, Workspace
 from harness.nightly import mutmut_driver
 from harness.nightly.equivalents import ExemptionError, load_exemptions, mutant_requests, strip, unmade
@@ -163,7 +164,7 @@ def run_mutmut(
     project: Project,
     children: Children,
     jobs: int,
-    shard: str | None,
+    shard: Shard | None,
     only: tuple[str, ...] = REFERENCE_FILES,
     contracts: tuple[str, ...] = (CONTRACTS,),
     say: Callable[[str], None] = print,
@@ -188,7 +189,7 @@ def run_mutmut(
         probe.mkdir()
         spec = {
             "jobs": jobs,
-            "shard": shard,
+            "shard": str(shard) if shard else None,  # the driver takes its share by the same rule
             "probe": str(probe),
             "selected": str(probe / "selected.json"),
             "out": str(probe / "results.json"),

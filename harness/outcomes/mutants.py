@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal, get_args
 
-KILL_KINDS = ("assertion", "crash")  # a test outcome that kills a mutant once the test reached the patch
+# How one contract ended in a mutant run. Imported only from the standard library, so the warm workers
+# (which must not import ``harness``) share it too.
+TestOutcome = Literal["passed", "assertion", "crash", "error", "not applicable"]
+PASSED: TestOutcome = "passed"
+ASSERTION: TestOutcome = "assertion"  # the contract failed on purpose
+CRASH: TestOutcome = "crash"  # an exception raised out of the code under test
+ERROR: TestOutcome = "error"  # anything else: the contract's own machinery, set-up or teardown
+NOT_APPLICABLE: TestOutcome = "not applicable"
+TEST_OUTCOMES: tuple[TestOutcome, ...] = get_args(TestOutcome)
+KILL_KINDS: tuple[TestOutcome, ...] = (ASSERTION, CRASH)  # kills a mutant once the test reached the patch
+RED: tuple[TestOutcome, ...] = (ASSERTION, CRASH, ERROR)  # a baseline with one of these is red
 
 
 class Verdict(str, Enum):
@@ -64,7 +75,7 @@ class MutantResult:
     tests: list[str] = field(default_factory=list)  # every contract id the mutant ran
     duration: float = 0.0  # wall seconds
     source: str = ""  # the original file's text, for reports that show it
-    kind: str = ""  # killed: "assertion" or "crash" (an exception raised out of the code under test)
+    kind: TestOutcome | Literal[""] = ""  # killed: one of KILL_KINDS
     engine: str = ""  # how the patch was applied (in memory, or a copy of the project), and why
 
     @property

@@ -1,4 +1,9 @@
-"""The known-bug run: baseline first, then every mutant, each judged by the verdict rule."""
+"""The known-bug run: baseline first, then every mutant, each judged by the verdict rule.
+
+How a patched project is executed is the executor's business
+(:mod:`in_memory_executor`, :mod:`copy_executor`); this module owns the order,
+the budgets and the verdicts.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,8 @@ from typing import Callable
 
 from harness.mutation.catalogue import CatalogueError
 from harness.mutation.copy_executor import PerCopyExecutor
-from harness.mutation.executor import ContractsExecutor
-from harness.outcomes.mutants import Mutant, MutantResult, RunOutcome, Verdict, matches
+from harness.mutation.in_memory_executor import ContractsExecutor
+from harness.outcomes.mutants import RED, Mutant, MutantResult, RunOutcome, Verdict, matches
 from harness.mutation.patch import StalePatch, apply_patch
 from harness.mutation.reach import mark_reached
 from harness.mutation.verdict import decide
@@ -25,7 +30,7 @@ class BaselineRed(Exception):
 
     def __init__(self, outcome: RunOutcome) -> None:
         self.outcome = outcome
-        red = {t: e for t, e in outcome.tests.items() if e["outcome"] in ("assertion", "crash", "error")}
+        red = {t: e for t, e in outcome.tests.items() if e["outcome"] in RED}
         lines = [f"{t}: {e['message'].splitlines()[0][:300] if e['message'] else e['outcome']}" for t, e in red.items()]
         lines += outcome.collection_errors
         super().__init__("baseline is red:\n  " + "\n  ".join(lines or [outcome.output_tail or "no contract ran"]))
@@ -59,24 +64,6 @@ class Baseline:
     def budget(self, contracts: list[str]) -> float:
         seconds = sum(self.outcome.tests[t].get("duration", 0.0) for c in contracts for t in self.matching(c))
         return max(MIN_TIMEOUT, TIMEOUT_FACTOR * (seconds + self.startup))
-
-
-def shard(mutants: list[Mutant], spec: str | None) -> list[Mutant]:
-    """``k/n``: every n-th mutant starting at the k-th, in catalogue order."""
-    if not spec:
-        return mutants
-    k, n = (int(x) for x in spec.split("/"))
-    return [m for i, m in enumerate(mutants) if i % n == k - 1]
-
-
-def parse_shard(spec: str) -> str:
-    try:
-        k, n = (int(x) for x in spec.split("/"))
-    except ValueError:
-        raise ValueError(f"--shard {spec!r}: expected k/n, e.g. 1/4") from None
-    if not 1 <= k <= n:
-        raise ValueError(f"--shard {spec!r}: k must be between 1 and n")
-    return spec
 
 
 class KnownBugRun:
@@ -127,7 +114,7 @@ class KnownBugRun:
         if outcome.timed_out:
             raise BaselineTimedOut(outcome, self.baseline_timeout)
         red = outcome.collection_errors or any(
-            e["outcome"] in ("assertion", "crash", "error") for e in outcome.tests.values()
+            e["outcome"] in RED for e in outcome.tests.values()
         )
         if red or not outcome.tests:
             raise BaselineRed(outcome)

@@ -1,10 +1,11 @@
-"""Running the contracts against a patched project: the warm engine, with its fallbacks.
+"""Executing a patched Python project in memory: warm workers that patch each mutant in a fork, with a fallback.
 
 :class:`ContractsExecutor` copies the project once per run (what git tracks,
 or the bundled package), starts one warm worker per job
-(:mod:`harness.mutation.worker`) that collects the contracts once, and runs
-the baseline and every mutant in forks of those workers, the patch applied in
-memory (:mod:`harness.mutation.inmemory`). A mutant neither in-memory way can
+(:mod:`harness.mutation.in_memory_worker`, in a :mod:`~harness.mutation.warm_pool`)
+that collects the contracts once, and runs the baseline and every mutant in
+forks of those workers, the patch applied in memory
+(:mod:`harness.mutation.in_memory_patch`). A mutant neither in-memory way can
 hold runs in a copy of its own (:class:`~harness.mutation.copy_executor.CopyExecutor`),
 and its report says so.
 """
@@ -28,8 +29,9 @@ from harness.mutation.copy_executor import (
     contract_args,
     contract_env,
 )
-from harness.mutation.engine import WorkerDied, WorkerNotReady, WorkerPool
-from harness.mutation.inmemory import COPY
+from harness.mutation.warm_pool import Reply, WorkerDied, WorkerNotReady, WorkerPool
+from harness.mutation.in_memory_patch import COPY
+from harness.mutation.outcome_recorder import read_tests
 from harness.outcomes.mutants import Mutant, RunOutcome, matches
 from harness.mutation.patch import AppliedPatch
 from harness.mutation.workspace import Project
@@ -115,7 +117,8 @@ class ContractsExecutor:
         spec_path.write_text(json.dumps(spec))
         env = contract_env(self.adapter)
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # the copy is the run's own: its bytecode speeds up every worker
-        self.pool = WorkerPool(self.children, spec_path, self.copy_root, env, self.run_dir, max(1, jobs))
+        self.pool = WorkerPool(self.children, "in_memory_worker", [str(spec_path)], self.copy_root, env, self.run_dir,
+                               max(1, jobs))
         try:
             workers = self.pool.start_all()
         except WorkerNotReady as exc:
@@ -140,22 +143,19 @@ class ContractsExecutor:
 
     # ------------------------------------------------------------ runs
 
-    def _ask(self, request: dict, budget: float | None) -> tuple[object, str]:
+    def _ask(self, request: dict, budget: float | None) -> tuple[Reply, str]:
         """One request on a warm worker; a worker that dies is replaced and the request retried once."""
         notes = []
         for attempt in (1, 2):
-            worker = self.pool.borrow()
             try:
-                reply = worker.ask(request, budget)
+                reply = self.pool.ask(request, budget)
             except (WorkerDied, WorkerNotReady) as exc:
-                self.pool.discard(worker)
                 if self.children.stopping:
                     raise KeyboardInterrupt from None
                 notes.append(str(exc))
                 if attempt == 2:
                     raise WorkerDied(f"{notes[0]}\nretried once on a fresh worker: {notes[1]}") from None
                 continue
-            self.pool.give_back(worker)
             note = f"its first worker died and it was retried on a fresh one ({notes[0].splitlines()[0]})" if notes else ""
             return reply, note
         raise AssertionError("unreachable")
@@ -236,7 +236,7 @@ class ContractsExecutor:
         outcome.engine = f"{COPY} ({why})"
         return outcome
 
-    def _outcome(self, reply, note: str) -> RunOutcome:
+    def _outcome(self, reply: Reply | None, note: str) -> RunOutcome:
         """A worker's reply as a run outcome; anything malformed or missing is an error of the run, never a crash."""
         if reply is None:  # the worker died twice
             return RunOutcome(collection_errors=[note], reach_measured=True)
@@ -252,11 +252,8 @@ class ContractsExecutor:
             ]
             return outcome
         try:
-            tests = {str(t): dict(e) for t, e in result["tests"].items()}
+            tests = read_tests(result["tests"])
             for entry in tests.values():
-                if entry["outcome"] not in ("passed", "assertion", "crash", "error", "not applicable"):
-                    raise ValueError(f"unknown outcome {entry['outcome']!r}")
-                entry["duration"] = float(entry.get("duration", 0.0))
                 entry["reached"] = bool(entry.get("reached", False))
             errors = [str(e) for e in result["errors"]]
             engine = str(result.get("engine", ""))

@@ -1,6 +1,6 @@
 """Applying a known bug to a live interpreter: code swap, module re-import, reach markers.
 
-Runs inside a fork of a warm worker (:mod:`harness.mutation.worker`), never in
+Runs inside a fork of a warm worker (:mod:`harness.mutation.in_memory_worker`), never in
 the harness's own process. The worker has imported the project and collected
 the contracts once; each mutant gets a fork, and this module patches that
 fork in memory. The files on disk are never written.

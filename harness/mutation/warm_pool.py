@@ -1,11 +1,13 @@
-"""Warm workers seen from the harness: start, ask, time out, replace (the other side: :mod:`worker`).
+"""Warm workers seen from the harness: start, wait until ready, ask for a job, time out, replace.
 
-Every worker and every fork it makes is registered with :class:`Children`,
-the one owner of the run's processes: a fork that runs past its budget is
-killed with its whole process group, a worker that dies is replaced, and an
-interrupted run stops them all. What this side shares with the worker it
-imports from the worker script, never the reverse: the worker imports nothing
-from ``harness``, so that it loads the project copy's.
+Both executors keep a pool of them (the other side, and the protocol, is
+:mod:`warm_fork`): the in-memory executor's workers have collected the
+contracts (``in_memory_worker``), the copy executor's have imported pytest
+and its plugins (``copy_worker``). Every worker and every fork it makes is
+registered with :class:`~harness.processes.Children`, the one owner of the
+run's processes: a fork that runs past its budget is killed with its whole
+process group, a worker that dies is replaced on the next request, and an
+interrupted run stops them all.
 """
 
 from __future__ import annotations
@@ -21,10 +23,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.mutation import warm_fork
+from harness.mutation.warm_fork import read_tail
 from harness.processes import Children, exit_text, kill_group
-from harness.mutation.worker import read_tail
 
-WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 READY_BUDGET = 600.0  # seconds a worker may take to import and collect the contracts
 
 
@@ -45,15 +47,15 @@ class Reply:
     timed_out: bool
     exit: int | None = None  # the fork's exit status (negative: the signal that ended it)
     result: dict | None = None
-    tail: str = ""
+    tail: str = ""  # the end of what the fork printed
     wall: float = 0.0
     pid: int = 0
 
 
-class Worker:
-    """One warm worker process; serves one request at a time."""
+class WarmWorker:
+    """One warm worker process running the ``job`` module of :mod:`warm_fork`; serves one request at a time."""
 
-    def __init__(self, children: Children, spec_path: Path, cwd: Path, env: dict, log: Path) -> None:
+    def __init__(self, children: Children, job: str, args: list[str], cwd: Path, env: dict, log: Path) -> None:
         self.children = children
         self.log = log
         request_read, self._request = os.pipe()
@@ -61,9 +63,10 @@ class Worker:
         try:
             with open(log, "ab") as out:
                 self.proc = children.start(
-                    [sys.executable, str(WORKER_SCRIPT), str(spec_path)],
+                    [sys.executable, warm_fork.__file__, job, *args],
                     cwd=cwd,
-                    env={**env, "HARNESS_WORKER_FDS": f"{request_read},{reply_write}"},
+                    env={**env, warm_fork.FDS_ENV: f"{request_read},{reply_write}",
+                         warm_fork.SCRATCH_ENV: str(log.parent)},
                     pass_fds=(request_read, reply_write),
                     stdin=subprocess.DEVNULL,
                     stdout=out,
@@ -114,6 +117,7 @@ class Worker:
             raise self._died(f"after sending a malformed line {line[:200]!r}") from None
 
     def wait_ready(self, budget: float = READY_BUDGET) -> dict:
+        """The worker's ready message (waited for once); :class:`WorkerNotReady` says why it is not."""
         if self.ready is None:
             message = self._read(time.monotonic() + budget)
             if message is None:
@@ -189,30 +193,34 @@ class Worker:
 
 @dataclass
 class WorkerPool:
-    """Up to ``size`` warm workers over one project copy; a dead worker is replaced on the next request."""
+    """Up to ``size`` warm workers of one kind; a dead worker is replaced on the next request.
+
+    ``run_dir`` holds each worker's log and the folders its forks run in.
+    """
 
     children: Children
-    spec_path: Path
+    job: str  # the worker-side module: "in_memory_worker" or "copy_worker"
+    args: list[str]
     cwd: Path
     env: dict
-    log_dir: Path
+    run_dir: Path
     size: int
     _idle: queue.SimpleQueue = field(default_factory=queue.SimpleQueue)
-    _all: list[Worker] = field(default_factory=list)
+    _all: list[WarmWorker] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _started: int = 0
 
-    def start(self) -> Worker:
+    def start(self) -> WarmWorker:
         with self._lock:
             if self.children.stopping:
                 raise KeyboardInterrupt
             self._started += 1
-            log = self.log_dir / f"worker-{self._started}.log"
-            worker = Worker(self.children, self.spec_path, self.cwd, self.env, log)
+            log = self.run_dir / f"worker-{self._started}.log"
+            worker = WarmWorker(self.children, self.job, self.args, self.cwd, self.env, log)
             self._all.append(worker)
             return worker
 
-    def start_all(self) -> list[Worker]:
+    def start_all(self) -> list[WarmWorker]:
         """Start every worker at once (they import and collect in parallel); wait until all are ready."""
         workers = [self.start() for _ in range(self.size)]
         for worker in workers:
@@ -221,20 +229,28 @@ class WorkerPool:
             self._idle.put(worker)
         return workers
 
-    def borrow(self) -> Worker:
+    def ask(self, request: dict, budget: float | None) -> Reply:
+        """One request on an idle worker (a new one if none is); a worker that dies or fails to start is discarded."""
+        worker = self._borrow()
         try:
-            worker = self._idle.get_nowait()
-        except queue.Empty:
-            worker = self.start()
-        if worker.closed:
-            return self.borrow()
-        return worker
-
-    def give_back(self, worker: Worker) -> None:
+            reply = worker.ask(request, budget)
+        except (WorkerDied, WorkerNotReady):
+            self._discard(worker)
+            raise
         if not worker.closed:
             self._idle.put(worker)
+        return reply
 
-    def discard(self, worker: Worker) -> None:
+    def _borrow(self) -> WarmWorker:
+        while True:
+            try:
+                worker = self._idle.get_nowait()
+            except queue.Empty:
+                return self.start()
+            if not worker.closed:
+                return worker
+
+    def _discard(self, worker: WarmWorker) -> None:
         worker.kill()
         with self._lock:
             if worker in self._all:

@@ -37,7 +37,7 @@ def problem(value: Any, shape: Shape, path: str = "$") -> str | None:  # pragma:
     kind = type(value)
     if kind not in shape.types:
         names = ", ".join(repr(_TYPE_NAMES[t]) for t in shape.types)  # pragma: no mutate (out of scope: `", "` -> *: error wording)
-        return f"{path}: {value!r} is not of type {names}"  # pragma: no mutate (out of scope: `f"{path}: {value!r} is not of type {names}"` -> *: error wording)
+        return f"{path}: {value!r} is not of type {names}"
     if kind is dict:
         for key, field in shape.fields:
             if key in value:

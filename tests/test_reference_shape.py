@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, validators
 
-from harness.reference.shape import NULL, Shape, problem
+from harness.reference.shape import Shape, problem
 from harness.reference.stream import _CHUNK
 
 _TEXT = {"type": ["string", "null"]}
@@ -125,7 +125,7 @@ def test_a_valid_chunk_with_fields_the_parser_does_not_read_has_no_problem():
 
 
 def test_an_items_shape_applies_only_to_arrays_and_fields_only_to_objects():
-    shape = Shape((list, dict, NULL), fields=(("a", Shape((str,))),), items=Shape((int,)))
+    shape = Shape("array", "object", "null", fields={"a": Shape("string")}, items=Shape("integer"))
     assert problem([1, 2], shape) is None
     assert problem({"a": "x", "b": 1}, shape) is None
     assert problem(["x"], shape) == "$[0]: 'x' is not of type 'integer'"

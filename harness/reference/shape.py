@@ -1,12 +1,12 @@
 """The shape a decoded JSON value must have, checked by hand, and the first place it differs.
 
-A :class:`Shape` names the JSON types a value may have, the shapes of the
-fields read from it when it is an object and the shape of its items when it
-is an array; fields not named are free. :func:`problem` walks a value the way
-a JSON Schema validator walks ``type``, ``properties`` and ``items`` (a value's
-own type first, then its fields in the order given, then its items in order)
-and names the first difference in the same words
-(``$.choices[0].delta.content: 5 is not of type 'string', 'null'``).
+A :class:`Shape` names the JSON types a value may have (by their JSON Schema
+names), the shapes of the fields read from it when it is an object and the
+shape of its items when it is an array; fields not named are free.
+:func:`problem` walks a value the way a JSON Schema validator walks ``type``,
+``properties`` and ``items`` (a value's own type first, then its fields in the
+order given, then its items in order) and names the first difference in the
+same words (``$.choices[0].delta.content: 5 is not of type 'string', 'null'``).
 
 It is a few exact type tests and dictionary look-ups per value, cheap enough
 for every chunk of every stream, which a general schema validator is not.
@@ -17,34 +17,33 @@ for an integer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-NULL = type(None)
-# The JSON Schema name of each Python type a shape may allow.
-_TYPE_NAMES = {dict: "object", list: "array", str: "string", int: "integer", NULL: "null"}
+# What json.loads makes of a value of each JSON type a shape may allow.
+_PYTHON_TYPES = {"object": dict, "array": list, "string": str, "integer": int, "null": type(None)}
 
 
-@dataclass(frozen=True)
 class Shape:
-    types: tuple[type, ...]
-    fields: tuple[tuple[str, Shape], ...] = ()
-    items: Shape | None = None
+    def __init__(self, *types: str, fields: dict[str, Shape] | None = None, items: Shape | None = None) -> None:
+        self.names = types
+        self.types = tuple(_PYTHON_TYPES[name] for name in types)
+        self.fields = fields or {}
+        self.items = items
 
 
 def problem(value: Any, shape: Shape, path: str = "$") -> str | None:  # pragma: no mutate (out of scope: `"$"` -> *: error wording)
     """Where and why ``value`` does not have ``shape``, as ``path: reason``; None when it has it."""
     kind = type(value)
     if kind not in shape.types:
-        names = ", ".join(repr(_TYPE_NAMES[t]) for t in shape.types)  # pragma: no mutate (out of scope: `", "` -> *: error wording)
+        names = ", ".join(repr(name) for name in shape.names)  # pragma: no mutate (out of scope: `", ".join(repr(name) for name in shape.names)` -> *: error wording)
         return f"{path}: {value!r} is not of type {names}"
     if kind is dict:
-        for key, field in shape.fields:
+        for key, field in shape.fields.items():
             if key in value:
                 found = problem(value[key], field, f"{path}.{key}")  # pragma: no mutate (out of scope: `f"{path}.{key}"` -> *: error wording)
                 if found is not None:
                     return found
-    elif kind is list and shape.items is not None:
+    elif kind is list:
         for i, item in enumerate(value):
             found = problem(item, shape.items, f"{path}[{i}]")  # pragma: no mutate (out of scope: `f"{path}[{i}]"` -> *: error wording)
             if found is not None:

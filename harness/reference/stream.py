@@ -16,33 +16,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.reference.accumulator import ToolCallAccumulator
-from harness.reference.shape import NULL, Shape, problem
+from harness.reference.shape import Shape, problem
 from harness.reference.sse import StreamError, iter_events
 
 __all__ = ["StreamError", "parse_stream"]
 
 
-_TEXT = Shape((str, NULL))
-_INDEX = Shape((int, NULL))
-_FUNCTION = Shape((dict, NULL), fields=(("name", _TEXT), ("arguments", Shape((str, dict, NULL)))))
-_FRAGMENT = Shape(
-    (dict,),
-    fields=(
-        ("index", _INDEX),
-        ("id", _TEXT),
-        ("function", _FUNCTION),
-    ),
-)
+_TEXT = Shape("string", "null")
+_INDEX = Shape("integer", "null")
+_FUNCTION = Shape("object", "null", fields={"name": _TEXT, "arguments": Shape("string", "object", "null")})
+_FRAGMENT = Shape("object", fields={"index": _INDEX, "id": _TEXT, "function": _FUNCTION})
 _DELTA = Shape(
-    (dict, NULL),
-    fields=(
-        ("content", _TEXT),
-        ("reasoning_content", _TEXT),
-        ("tool_calls", Shape((list, NULL), items=_FRAGMENT)),
-    ),
+    "object",
+    "null",
+    fields={"content": _TEXT, "reasoning_content": _TEXT, "tool_calls": Shape("array", "null", items=_FRAGMENT)},
 )
-_CHOICE = Shape((dict,), fields=(("index", _INDEX), ("finish_reason", _TEXT), ("delta", _DELTA)))
-_CHUNK = Shape((dict,), fields=(("usage", Shape((dict, NULL))), ("choices", Shape((list,), items=_CHOICE))))
+_CHOICE = Shape("object", fields={"index": _INDEX, "finish_reason": _TEXT, "delta": _DELTA})
+_CHUNK = Shape("object", fields={"usage": Shape("object", "null"), "choices": Shape("array", items=_CHOICE)})
 
 
 @dataclass(frozen=True)

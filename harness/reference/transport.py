@@ -59,7 +59,7 @@ class HttpModel:
 
 def run_http_turn(base_url: str, user_input: str, tools: list[Any], options: dict[str, Any]) -> dict:
     """One agent turn against the provider at ``base_url``; the persisted events."""
-    with httpx.Client(timeout=TIMEOUT, verify=_ssl_context()) as client:  # pragma: no mutate (out of scope: `TIMEOUT` -> `None`, `_ssl_context()` -> `None`: client timeout and TLS settings, which plain-HTTP providers never reach)
+    with httpx.Client(timeout=TIMEOUT, verify=_ssl_context()) as client:  # pragma: no mutate (out of scope: `httpx.Client(timeout=TIMEOUT, verify=_ssl_context())` -> *: client timeout and TLS context, which no plain-HTTP provider reaches)
         events = Frame(HttpModel(client, base_url, options), tools).run_turn(user_input)
     return {"events": [event.to_json() for event in events]}
 

@@ -130,3 +130,4 @@ def test_an_items_shape_applies_only_to_arrays_and_fields_only_to_objects():
     assert problem({"a": "x", "b": 1}, shape) is None
     assert problem(["x"], shape) == "$[0]: 'x' is not of type 'integer'"
     assert problem({"a": 1}, shape) == "$.a: 1 is not of type 'string'"
+    assert problem([1, "x", None], Shape("array")) is None  # an array shape without items leaves them free

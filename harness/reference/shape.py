@@ -24,6 +24,13 @@ _PYTHON_TYPES = {"object": dict, "array": list, "string": str, "integer": int, "
 
 
 class Shape:
+    """JSON types a value may have; the shapes of its fields if an object, of its items if an array.
+
+    Types are JSON Schema's names (``"object"``, ``"array"``, ``"string"``,
+    ``"integer"``, ``"null"``). Fields the shape does not name are free, and so
+    are the items of an array shape without ``items``.
+    """
+
     def __init__(self, *types: str, fields: dict[str, Shape] | None = None, items: Shape | None = None) -> None:
         self.names = types
         self.types = tuple(_PYTHON_TYPES[name] for name in types)
@@ -43,7 +50,7 @@ def problem(value: Any, shape: Shape, path: str = "$") -> str | None:  # pragma:
                 found = problem(value[key], field, f"{path}.{key}")  # pragma: no mutate (out of scope: `f"{path}.{key}"` -> *: error wording)
                 if found is not None:
                     return found
-    elif kind is list:
+    elif kind is list and shape.items is not None:
         for i, item in enumerate(value):
             found = problem(item, shape.items, f"{path}[{i}]")  # pragma: no mutate (out of scope: `f"{path}[{i}]"` -> *: error wording)
             if found is not None:

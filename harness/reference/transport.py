@@ -6,8 +6,8 @@ transforms it (thinking switch, effort, reasoning rule), httpx POSTs it to
 neutral response the frame consumes.
 
 One client serves one turn (so no connection outlives its turn), but every
-client shares one SSL context: building one loads the CA bundle, which costs
-more than the rest of a replayed turn.
+client shares one SSL context: building one loads the CA bundle, tens of
+milliseconds that a client built per turn would pay on every turn.
 """
 
 from __future__ import annotations

@@ -125,9 +125,9 @@ def test_a_valid_chunk_with_fields_the_parser_does_not_read_has_no_problem():
 
 
 def test_an_items_shape_applies_only_to_arrays_and_fields_only_to_objects():
-    shape = Shape("array", "object", "null", fields={"a": Shape("string")}, items=Shape("integer"))
+    shape = Shape(("array", "object", "null"), fields={"a": Shape(("string",))}, items=Shape(("integer",)))
     assert problem([1, 2], shape) is None
     assert problem({"a": "x", "b": 1}, shape) is None
     assert problem(["x"], shape) == "$[0]: 'x' is not of type 'integer'"
     assert problem({"a": 1}, shape) == "$.a: 1 is not of type 'string'"
-    assert problem([1, "x", None], Shape("array")) is None  # an array shape without items leaves them free
+    assert problem([1, "x", None], Shape(("array",))) is None  # an array shape without items leaves them free

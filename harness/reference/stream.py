@@ -22,17 +22,16 @@ from harness.reference.sse import StreamError, iter_events
 __all__ = ["StreamError", "parse_stream"]
 
 
-_TEXT = Shape("string", "null")
-_INDEX = Shape("integer", "null")
-_FUNCTION = Shape("object", "null", fields={"name": _TEXT, "arguments": Shape("string", "object", "null")})
-_FRAGMENT = Shape("object", fields={"index": _INDEX, "id": _TEXT, "function": _FUNCTION})
+_TEXT = Shape(("string", "null"))
+_INDEX = Shape(("integer", "null"))
+_FUNCTION = Shape(("object", "null"), fields={"name": _TEXT, "arguments": Shape(("string", "object", "null"))})
+_FRAGMENT = Shape(("object",), fields={"index": _INDEX, "id": _TEXT, "function": _FUNCTION})
 _DELTA = Shape(
-    "object",
-    "null",
-    fields={"content": _TEXT, "reasoning_content": _TEXT, "tool_calls": Shape("array", "null", items=_FRAGMENT)},
+    ("object", "null"),
+    fields={"content": _TEXT, "reasoning_content": _TEXT, "tool_calls": Shape(("array", "null"), items=_FRAGMENT)},
 )
-_CHOICE = Shape("object", fields={"index": _INDEX, "finish_reason": _TEXT, "delta": _DELTA})
-_CHUNK = Shape("object", fields={"usage": Shape("object", "null"), "choices": Shape("array", items=_CHOICE)})
+_CHOICE = Shape(("object",), fields={"index": _INDEX, "finish_reason": _TEXT, "delta": _DELTA})
+_CHUNK = Shape(("object",), fields={"usage": Shape(("object", "null")), "choices": Shape(("array",), items=_CHOICE)})
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,11 @@
 
 Strict on shape: any event it cannot read fully raises :class:`StreamError`
 naming the event, rather than losing part of the answer. The shape each chunk
-must have is one JSON Schema (``_CHUNK``), so the checks and the fields they
-name live in one place. Only choice 0 is read; a choice with another index
-means the request asked for ``n > 1``, which the neutral response cannot carry,
-so it is refused too.
+must have is one table (``_CHUNK``), so the checks and the fields they name
+live in one place; ``shape.py`` checks it by hand, in a JSON Schema
+validator's words, since it runs on every chunk. Only choice 0 is read; a
+choice with another index means the request asked for ``n > 1``, which the
+neutral response cannot carry, so it is refused too.
 """
 
 from __future__ import annotations
@@ -14,53 +15,23 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonschema import Draft202012Validator, validators
-
 from harness.reference.accumulator import ToolCallAccumulator
+from harness.reference.shape import Shape, problem
 from harness.reference.sse import StreamError, iter_events
 
 __all__ = ["StreamError", "parse_stream"]
 
 
-_TEXT = {"type": ["string", "null"]}
-_INDEX = {"type": ["integer", "null"]}
-_FRAGMENT = {
-    "type": "object",
-    "properties": {
-        "index": _INDEX,
-        "id": _TEXT,
-        "function": {
-            "type": ["object", "null"],
-            "properties": {"name": _TEXT, "arguments": {"type": ["string", "object", "null"]}},
-        },
-    },
-}
-_DELTA = {
-    "type": ["object", "null"],
-    "properties": {
-        "content": _TEXT,
-        "reasoning_content": _TEXT,
-        "tool_calls": {"type": ["array", "null"], "items": _FRAGMENT},
-    },
-}
-_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "usage": {"type": ["object", "null"]},
-        "choices": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"index": _INDEX, "finish_reason": _TEXT, "delta": _DELTA},
-            },
-        },
-    },
-}
-# JSON Schema counts 1.0 as an integer; an index is a JSON integer literal, and bool is never one.
-_STRICT_TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)
+_TEXT = Shape(("string", "null"))
+_INDEX = Shape(("integer", "null"))
+_FUNCTION = Shape(("object", "null"), fields={"name": _TEXT, "arguments": Shape(("string", "object", "null"))})
+_FRAGMENT = Shape(("object",), fields={"index": _INDEX, "id": _TEXT, "function": _FUNCTION})
+_DELTA = Shape(
+    ("object", "null"),
+    fields={"content": _TEXT, "reasoning_content": _TEXT, "tool_calls": Shape(("array", "null"), items=_FRAGMENT)},
 )
-_CHUNK = validators.extend(Draft202012Validator, type_checker=_STRICT_TYPES)(_SCHEMA)
+_CHOICE = Shape(("object",), fields={"index": _INDEX, "finish_reason": _TEXT, "delta": _DELTA})
+_CHUNK = Shape(("object",), fields={"usage": Shape(("object", "null")), "choices": Shape(("array",), items=_CHOICE)})
 
 
 @dataclass(frozen=True)
@@ -104,9 +75,9 @@ def _load(event: _Event) -> dict[str, Any]:
         chunk = json.loads(event.data)
     except (ValueError, RecursionError) as exc:
         raise event.error(f"not JSON ({type(exc).__name__})") from None  # pragma: no mutate (out of scope: `f"not JSON ({type(exc).__name__})"` -> `None`, `type(exc)` -> `type(None)`: error wording)
-    problem = next(_CHUNK.iter_errors(chunk), None)
-    if problem is not None:
-        raise event.error(f"{problem.json_path}: {problem.message}")  # pragma: no mutate (out of scope: `f"{problem.json_path}: {problem.message}"` -> `None`: error wording)
+    wrong = problem(chunk, _CHUNK)
+    if wrong is not None:
+        raise event.error(wrong)  # pragma: no mutate (out of scope: `wrong` -> `None`: error wording)
     return chunk
 
 

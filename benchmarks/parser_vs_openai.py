@@ -1,0 +1,126 @@
+"""The reference stream parser against openai-python's own decode and accumulate, side by side.
+
+Both sides read the same 1 MB SSE body of a streamed chat completion (reasoning
+pieces, text pieces, two tool calls whose arguments arrive in fragments, a
+usage chunk), built with the harness's own chunk and SSE builders:
+
+1. reference: ``harness.reference.stream.parse_stream(body)``;
+2. openai-python: what ``Stream`` does with a body, minus the HTTP: its
+   ``SSEDecoder``, ``json.loads`` of each event, ``construct_type`` into a
+   ``ChatCompletionChunk``, then ``ChatCompletionStreamState.handle_chunk`` and
+   ``get_final_completion``.
+
+Each side runs N calls at once on a thread pool (N = 1, 12 and 128 by
+default), each call parsing its own copy of the body; a run's rate is the
+bytes of all N bodies over its wall time. The two sides alternate, one run
+each per repeat, so a loaded machine weighs on both alike.
+
+    python benchmarks/parser_vs_openai.py [--repeat 5] [--calls 1,12,128] [--mb 1]
+
+Prints every run, then per N the median MB/s of each side and the ratio
+reference/openai-python (above 1: the reference is faster). Machines here are
+noisy: quote the ratios, and medians of several repeats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+from openai._models import construct_type
+from openai._streaming import SSEDecoder
+from openai.lib.streaming.chat import ChatCompletionStreamState
+from openai.types.chat import ChatCompletionChunk
+
+from harness.reference.stream import parse_stream
+from harness.wire.chunks import ENVELOPE, choice_chunk, usage_chunk
+from harness.wire.sse import sse
+
+# Token-sized pieces, as real streams send them.
+_WORDS = ("The", " quick", " brown", " fox", " jumps", " over", " the", " lazy", " dog", ".")
+
+
+def stream_body(megabytes: float) -> bytes:
+    """A streamed completion of about ``megabytes`` MB: reasoning, text, two fragmented tool calls, usage."""
+    target = int(megabytes * 1_000_000)
+    chunks = [choice_chunk(ENVELOPE, {"role": "assistant", "content": None})]
+    size = 0
+    n = 0
+    while size < target:
+        n += 1
+        for delta in _round(n):
+            chunk = choice_chunk(ENVELOPE, delta)
+            chunks.append(chunk)
+            size += len(json.dumps(chunk)) + 8  # "data: " and the blank line
+    chunks.append(choice_chunk(ENVELOPE, {}, "tool_calls"))
+    chunks.append(usage_chunk(ENVELOPE, {"prompt_tokens": 100, "completion_tokens": n, "total_tokens": 100 + n}))
+    return sse(chunks)
+
+
+def _round(n: int) -> list[dict]:
+    # Mostly text and reasoning, as real streams are; every tenth round a tool-call fragment.
+    word = _WORDS[n % len(_WORDS)]
+    deltas = [{"reasoning_content": word}, {"content": word}]
+    if n == 1:
+        for index, name in enumerate(("get_weather", "get_time")):
+            head = {"index": index, "id": f"call_{index}", "type": "function",
+                    "function": {"name": name, "arguments": ""}}
+            deltas.append({"tool_calls": [head]})
+    elif n % 10 == 0:
+        deltas.append({"tool_calls": [{"index": n % 2, "function": {"arguments": '{"city": "Paris", '}}]})
+    return deltas
+
+
+def openai_parse(body: bytes) -> object:
+    state = ChatCompletionStreamState()
+    for event in SSEDecoder().iter_bytes(iter([body])):
+        if event.data.startswith("[DONE]"):
+            break
+        state.handle_chunk(construct_type(type_=ChatCompletionChunk, value=json.loads(event.data)))
+    return state.get_final_completion()
+
+
+SIDES: dict[str, Callable[[bytes], object]] = {"reference": parse_stream, "openai-python": openai_parse}
+
+
+def rate(parse: Callable[[bytes], object], body: bytes, calls: int) -> float:
+    """MB/s of ``calls`` parses of ``body`` running at once on ``calls`` threads."""
+    bodies = [bytes(body) for _ in range(calls)]
+    with ThreadPoolExecutor(max_workers=calls) as pool:
+        started = time.perf_counter()
+        list(pool.map(parse, bodies))
+        wall = time.perf_counter() - started
+    return calls * len(body) / 1e6 / wall
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--calls", default="1,12,128", help="comma-separated numbers of parallel calls")
+    parser.add_argument("--mb", type=float, default=1.0, help="size of each stream in MB")
+    args = parser.parse_args()
+    body = stream_body(args.mb)
+    reference, sdk = parse_stream(body), openai_parse(body)
+    assert reference["content"] == sdk.choices[0].message.content, "the two sides read different text"
+    print(f"stream: {len(body) / 1e6:.2f} MB, {body.count(b'data: ')} events")
+    rates: dict[tuple[int, str], list[float]] = {}
+    for calls in (int(c) for c in args.calls.split(",")):
+        for repeat in range(args.repeat):
+            for side, parse in SIDES.items():
+                mbps = rate(parse, body, calls)
+                rates.setdefault((calls, side), []).append(mbps)
+                print(f"calls {calls:>3}, run {repeat + 1}: {side:<13} {mbps:6.2f} MB/s", flush=True)
+    print()
+    for calls in sorted({c for c, _ in rates}):
+        ref, sdk_rate = (statistics.median(rates[calls, side]) for side in SIDES)
+        print(f"calls {calls:>3}: reference {ref:.2f} MB/s, openai-python {sdk_rate:.2f} MB/s, "
+              f"reference/openai-python {ref / sdk_rate:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""The shape a decoded JSON value must have, checked by hand, and the first place it differs.
+
+A :class:`Shape` names the JSON types a value may have (by their JSON Schema
+names), the shapes of the fields read from it when it is an object and the
+shape of its items when it is an array; fields not named are free.
+:func:`problem` walks a value the way a JSON Schema validator walks ``type``,
+``properties`` and ``items`` (a value's own type first, then its fields in the
+order given, then its items in order) and names the first difference in the
+same words (``$.choices[0].delta.content: 5 is not of type 'string', 'null'``).
+
+It is a few exact type tests and dictionary look-ups per value, cheap enough
+for every chunk of every stream, which a general schema validator is not.
+``json.loads`` makes exactly ``dict``, ``list``, ``str``, ``int``, ``float``,
+``bool`` and ``None``, so an exact type test never takes ``true`` or ``1.0``
+for an integer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# The JSON Schema name of each type json.loads makes that a shape may allow (never float or bool).
+_JSON_TYPES = {dict: "object", list: "array", str: "string", int: "integer", type(None): "null"}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """JSON types a value may have; the shapes of its fields if an object, of its items if an array.
+
+    Types are JSON Schema's names (``"object"``, ``"array"``, ``"string"``,
+    ``"integer"``, ``"null"``). Fields the shape does not name are free, and so
+    are the items of an array shape without ``items``. (A dataclass, not an
+    ``__init__`` of ours: the tables are built at import, where mutmut's
+    mutants of a function never run.)
+    """
+
+    types: tuple[str, ...]
+    fields: dict[str, Shape] = field(default_factory=dict)
+    items: Shape | None = None
+
+
+def problem(value: Any, shape: Shape, path: str = "$") -> str | None:  # pragma: no mutate (out of scope: `"$"` -> *: error wording)
+    """Where and why ``value`` does not have ``shape``, as ``path: reason``; None when it has it."""
+    kind = type(value)
+    if _JSON_TYPES.get(kind) not in shape.types:
+        names = ", ".join(repr(name) for name in shape.types)  # pragma: no mutate (out of scope: `", ".join(repr(name) for name in shape.types)` -> *: error wording)
+        return f"{path}: {value!r} is not of type {names}"
+    if kind is dict:
+        for key, inner in shape.fields.items():
+            if key in value:
+                found = problem(value[key], inner, f"{path}.{key}")  # pragma: no mutate (out of scope: `f"{path}.{key}"` -> *: error wording)
+                if found is not None:
+                    return found
+    elif kind is list and shape.items is not None:
+        for i, item in enumerate(value):
+            found = problem(item, shape.items, f"{path}[{i}]")  # pragma: no mutate (out of scope: `f"{path}[{i}]"` -> *: error wording)
+            if found is not None:
+                return found
+    return None

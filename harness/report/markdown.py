@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from harness.report.markdown_text import cell, code, fenced, table
+from harness.outcomes.results import Result
+from harness.report.markdown_text import code, fenced, table
 from harness.outcomes.mutants import Verdict
 from harness.report.diff import diff_text
 from harness.report.digest import Digest, Located, counts_line, run_line
-from harness.report.model import Entry, Report, details, exempted_by, headline, kill_kind, label, why
+from harness.report.model import Report, as_result, exempted_by, label, without_outcome
+from harness.report.results_markdown import Column, failure_lines, name_column, results_table
 
 
 def _verdict(d: Digest) -> str:
@@ -17,16 +19,18 @@ def _verdict(d: Digest) -> str:
     return f"{'BELOW' if d.below_break else 'meets'} the break threshold of {d.thresholds.break_at}%"
 
 
-def _where(file: str, mutant: dict) -> str:
+def _where(r: Result) -> str:
     # A stale known bug has no anchor: its location is a placeholder the schema needs, not a line.
-    if mutant["status"] == "CompileError" and label(mutant) == Verdict.STALE.value:
-        return file
-    return f"{file}:{mutant['location']['start']['line']}"
+    file, line = r.location or ("", 0)
+    return file if r.kind == Verdict.STALE.value else f"{file}:{line}"
 
 
-def _outcome(mutant: Entry) -> str:
-    kind = kill_kind(mutant)
-    return f"{label(mutant)} ({kind})" if kind else label(mutant)
+_KNOWN_BUG_COLUMNS = (
+    name_column("id"),
+    Column("verdict", lambda r: r.kind),
+    Column("file:line", _where),
+    Column("why", lambda r: without_outcome(r.message)),
+)
 
 
 def _known_bugs(d: Digest, level: str) -> list[str]:
@@ -37,17 +41,12 @@ def _known_bugs(d: Digest, level: str) -> list[str]:
         "",
         " · ".join(f"{v.value}: {counts[v.value]}" for v in Verdict),
         "",
-        *table(
-            ("id", "verdict", "file:line", "why"),
-            ((code(m["id"]), _outcome(m), cell(_where(f, m)), cell(why(m))) for f, m in d.known_bugs),
-        ),
+        *results_table([as_result(f, m) for f, m in d.known_bugs], _KNOWN_BUG_COLUMNS),
     ]
     if d.known_failures:
-        lines += ["", f"{level}# Needs attention"]
-    for _, m in d.known_failures:
-        lines += ["", f"{level}## `{m['id']}`: {headline(m)}", "", m.get("description", "")]
-        if details(m):
-            lines += ["", fenced(details(m))]
+        lines += ["", f"{level}# Needs attention",
+                  *failure_lines([as_result(f, m) for f, m in d.known_failures], f"{level}##", lambda r: r.kind,
+                                fenced_details=True)]
     return lines
 
 

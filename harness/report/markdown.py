@@ -25,7 +25,7 @@ def _where(r: Result) -> str:
     return file if r.kind == Verdict.STALE.value else f"{file}:{line}"
 
 
-_KNOWN_BUG_COLUMNS = (
+KNOWN_BUG_COLUMNS = (  # a known bug's row, in the gate's table and the nightly's
     name_column("id"),
     Column("verdict", lambda r: r.kind),
     Column("file:line", _where),
@@ -41,7 +41,7 @@ def _known_bugs(d: Digest, level: str) -> list[str]:
         "",
         " · ".join(f"{v.value}: {counts[v.value]}" for v in Verdict),
         "",
-        *results_table([as_result(f, m) for f, m in d.known_bugs], _KNOWN_BUG_COLUMNS),
+        *results_table([as_result(f, m) for f, m in d.known_bugs], KNOWN_BUG_COLUMNS),
     ]
     if d.known_failures:
         lines += ["", f"{level}# Needs attention",

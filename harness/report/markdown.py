@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from harness.outcomes.results import Result
-from harness.report.markdown_text import code, fenced, table
+from harness.report.markdown_text import code, fenced
 from harness.outcomes.mutants import Verdict
 from harness.report.diff import diff_text
 from harness.report.digest import Digest, Located, counts_line, run_line
@@ -31,6 +31,8 @@ KNOWN_BUG_COLUMNS = (  # a known bug's row, in the gate's table and the nightly'
     Column("file:line", _where),
     Column("why", lambda r: without_outcome(r.message)),
 )
+
+_UNTESTED_COLUMNS = (name_column("mutant"), Column("where", _where), Column("change", lambda r: r.title, as_code=True))
 
 
 def _known_bugs(d: Digest, level: str) -> list[str]:
@@ -82,8 +84,8 @@ def _gaps(report: Report, gaps: list[Located]) -> list[str]:
 def _untested(untested: list[Located]) -> list[str]:
     if not untested:
         return []
-    rows = ((code(m["id"]), f"{file}:{m['location']['start']['line']}", code(m["description"])) for file, m in untested)
-    return ["", f"### Not run by any contract: {len(untested)} mutants", "", *table(("mutant", "where", "change"), rows)]
+    return ["", f"### Not run by any contract: {len(untested)} mutants", "",
+            *results_table([as_result(f, m) for f, m in untested], _UNTESTED_COLUMNS)]
 
 
 def _exemptions(d: Digest) -> list[str]:

@@ -76,11 +76,6 @@ def without_outcome(headline: str) -> str:
     return headline.partition(": ")[2] or headline
 
 
-def why(mutant: Entry) -> str:
-    """The headline without the outcome it leads with."""
-    return without_outcome(headline(mutant))
-
-
 def details(mutant: Entry) -> str:
     """The status reason after its headline: a failing contract's message, how the patch was applied."""
     reason = mutant.get("statusReason") or ""

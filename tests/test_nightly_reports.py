@@ -261,14 +261,17 @@ def test_summary_lists_each_gap_with_its_diff(written: dict[str, Path]) -> None:
     assert "- exemptions: 1 out of scope (in the score; 0 of them killed all the same); 1 equivalent" in text
     known = text.split("### Known bugs: 2/3 killed", 1)[1].split("\n### ", 1)[0]
     assert "| `never-reached` | unreached | harness/reference/demo.py:5 | why |" in known
-    assert "##### `never-reached`: unreached: why\n\nnever-reached title" in known
+    assert "##### `never-reached` (unreached)\n\n- unreached: why\n\n```text\nnever-reached title\n" in known
 
 
 def test_console_names_what_needs_a_person_then_the_score() -> None:
     report = _report(KNOWN, MUTMUT)
     report["config"]["harness"]["runs"][0]["seconds"] = 660
     assert render_console(digest(report, THRESHOLDS)).splitlines() == [
-        "UNREACHED: never-reached (harness/reference/demo.py): why",
+        "         FAILED  never-reached",
+        "                 unreached: why",
+        "                 never-reached title",
+        "                 covered by: test_demo.py::test_decode",
         "2/3 known bugs killed (2 killed, 1 unreached)",
         "mutation score (mutmut): 40.0% over 7 mutants: Survived: 2 · NoCoverage: 1 · Timeout: 1 · "
         "RuntimeError: 1 · Ignored: 1 · Killed: 1 (660s wall)",

@@ -15,6 +15,7 @@ from harness.outcomes.mutants import Mutant, MutantResult, Position, Verdict
 from harness.outcomes.score import Thresholds
 from harness.report.digest import digest
 from harness.report.files import REPORT_FILES, write_reports
+from harness.report.junit import xml_safe
 from harness.report.markdown import render_markdown
 from harness.report.stryker_json import build_report
 
@@ -241,9 +242,10 @@ def test_markdown_lists_what_needs_attention_with_messages_fenced(results: list[
     attention = text.split("### Needs attention", 1)[1]
     assert "accumulate-by-position" not in attention
     for result in results[1:]:
-        assert f"#### `{result.mutant.id}`: {result.status_line}" in attention
-    # The message holds a triple-backtick run, so the fence around it is longer.
-    assert f"````text\n{MESSAGE}\n````" in attention
+        assert f"#### `{result.mutant.id}` ({result.verdict.value})\n\n- {result.status_line}" in attention
+    # The message holds a triple-backtick run, so the fence around it is longer; its ANSI escape is spelled out.
+    fence = attention.split("````text\n", 1)[1].split("\n````", 1)[0]
+    assert xml_safe(MESSAGE) in fence and "\x1b" not in fence
 
 
 def test_all_killed_needs_no_attention(results: list[MutantResult]) -> None:

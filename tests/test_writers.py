@@ -3,7 +3,9 @@
 Each result quotes text the harness does not control (an exception, an agent's
 request, a contract's message) holding what breaks each format: an ANSI escape
 and NUL (illegal in XML), ``<`` and ``&`` (markup), ``|`` (a table cell's end),
-a backtick and a line break.
+a backtick and a line break. Every writer (JUnit, the Markdown page of check
+and probe, the known-bug Markdown of a mutation run, the console) is run over
+each of them.
 """
 
 from __future__ import annotations
@@ -18,10 +20,13 @@ from harness.outcomes.checks import FAILED, CheckResult, Finding
 from harness.outcomes.results import Result
 from harness.report import annotations
 from harness.report.junit import write_junit
+from harness.report.markdown import KNOWN_BUG_COLUMNS
 from harness.report.model import as_result
-from harness.report.results_markdown import render_markdown
+from harness.report.results_console import result_lines, summary_lines
+from harness.report.results_markdown import failure_lines, render_markdown, results_table
 
-NASTY = "a|b <c> & d \x1b[31mred\x1b[0m\x00 `tick`"
+AFTER_BREAK = "after the break"
+NASTY = f"a|b <c> & d \x1b[31mred\x1b[0m\x00 `tick`\r\n{AFTER_BREAK}"
 
 
 def _contract() -> Result:
@@ -42,6 +47,74 @@ def _mutant() -> Result:
 
 
 RESULTS = pytest.mark.parametrize("make", [_contract, _probe, _mutant], ids=["check", "probe", "mutation"])
+
+
+def _junit(results: list[Result], tmp_path) -> str:
+    path = tmp_path / "junit.xml"
+    write_junit(results, path, "suite", properties=[("header", NASTY)])
+    return path.read_text(encoding="utf-8")
+
+
+def _markdown(results: list[Result], _) -> str:
+    return render_markdown("title", [f"header: {NASTY}"], results, "result", by_capability=True, every=True)
+
+
+def _mutation_markdown(results: list[Result], _) -> str:
+    """The rows and sections a mutation run composes its summary around."""
+    return "\n".join([*results_table(results, KNOWN_BUG_COLUMNS),
+                      *failure_lines(results, "####", lambda r: r.kind or r.status, fenced_details=True)])
+
+
+def _console(results: list[Result], _) -> str:
+    return "\n".join([*(line for r in results for line in result_lines(r, verbose=True)),
+                      *summary_lines(results, "results", by_capability=True)])
+
+
+WRITERS = pytest.mark.parametrize("write", [_junit, _markdown, _mutation_markdown, _console],
+                                  ids=["junit", "markdown", "mutation-markdown", "console"])
+# How a writer says a result failed: one status word in every format.
+STATUS_WORDS = pytest.mark.parametrize(("write", "failed"), [
+    (_junit, "<failure "), (_markdown, "\n| failed | "), (_console, "         FAILED  "),
+], ids=["junit", "markdown", "console"])
+TEXT_WRITERS = pytest.mark.parametrize("write", [_markdown, _mutation_markdown, _console],
+                                       ids=["markdown", "mutation-markdown", "console"])
+
+
+@WRITERS
+@RESULTS
+def test_every_writer_shows_control_characters_as_escapes(tmp_path, write, make):
+    text = write([make()], tmp_path)
+    assert not any(ord(c) < 32 and c != "\n" for c in text), repr(text)
+    assert "\\x1b[31mred" in text and "\\x00" in text, "a control character is spelled out, never dropped"
+
+
+@STATUS_WORDS
+@RESULTS
+def test_every_writer_says_failed_in_the_same_word(tmp_path, write, failed, make):
+    assert failed in write([make()], tmp_path)
+
+
+def _outside_fences(text: str) -> list[str]:
+    lines, fence = [], ""
+    for line in text.splitlines():
+        opens = re.match(r"`{3,}", line)
+        if fence:
+            fence = "" if line == fence else fence
+        elif opens:
+            fence = opens.group()
+        else:
+            lines.append(line)
+    return lines
+
+
+@TEXT_WRITERS
+@RESULTS
+def test_a_line_break_or_a_backtick_of_the_text_never_ends_a_line_item_or_code_span(tmp_path, write, make):
+    for line in _outside_fences(write([make()], tmp_path)):
+        assert not line.startswith(AFTER_BREAK), f"a line break of the text started a line of its own: {line!r}"
+        assert line.count("`") % 2 == 0, f"a backtick of the text opens a code span it never closes: {line!r}"
+        if line.startswith("|"):
+            assert len(_cells(line)) in (4, 5, 6), f"a pipe of the text split a row: {line!r}"
 
 
 @RESULTS

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from harness.outcomes.mutants import Verdict
 from harness.mutation.verdict import some
 from harness.report.digest import Digest, counts_line
-from harness.report.model import details, kill_kind, label, needs_attention, patched_by, why
+from harness.report.model import as_result, kill_kind, label, needs_attention, patched_by
+from harness.report.results_console import result_lines
 
-SHOWN_LINES = 12  # of a failing contract's message, per known bug
+SHOWN_LINES = 12  # of a known bug's reason, per known bug not killed
 _USUAL_ENGINE = "in-memory: code swap"  # said only when a known bug was patched some other way
 
 
@@ -18,9 +20,8 @@ def _known_bugs(d: Digest) -> list[str]:
     lines = []
     for file, m in d.known_bugs:
         engine = patched_by(m)
-        if needs_attention(m):  # its details end with how it was patched
-            lines.append(f"{label(m).upper()}: {m['id']} ({file}): {why(m)}")
-            lines += [f"    {line}" for line in details(m).splitlines()[:SHOWN_LINES]]
+        if needs_attention(m):  # its details say what it is and how it was patched: no title beside its id
+            lines += result_lines(replace(as_result(file, m), title=""), shown=SHOWN_LINES)
         elif engine and not engine.startswith(_USUAL_ENGINE):
             lines.append(f"    {m['id']}: patched by {engine}")
     counts = Counter(label(m) for _, m in d.known_bugs)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from harness.report.markdown_text import cell, code, fenced, table
+from harness.outcomes.results import Result
+from harness.report.markdown_text import code, fenced
 from harness.outcomes.mutants import Verdict
 from harness.report.diff import diff_text
 from harness.report.digest import Digest, Located, counts_line, run_line
-from harness.report.model import Entry, Report, details, exempted_by, headline, kill_kind, label, why
+from harness.report.model import Report, as_result, exempted_by, label, without_outcome
+from harness.report.results_markdown import Column, failure_lines, name_column, results_table
 
 
 def _verdict(d: Digest) -> str:
@@ -17,16 +19,20 @@ def _verdict(d: Digest) -> str:
     return f"{'BELOW' if d.below_break else 'meets'} the break threshold of {d.thresholds.break_at}%"
 
 
-def _where(file: str, mutant: dict) -> str:
+def _where(r: Result) -> str:
     # A stale known bug has no anchor: its location is a placeholder the schema needs, not a line.
-    if mutant["status"] == "CompileError" and label(mutant) == Verdict.STALE.value:
-        return file
-    return f"{file}:{mutant['location']['start']['line']}"
+    file, line = r.location or ("", 0)
+    return file if r.kind == Verdict.STALE.value else f"{file}:{line}"
 
 
-def _outcome(mutant: Entry) -> str:
-    kind = kill_kind(mutant)
-    return f"{label(mutant)} ({kind})" if kind else label(mutant)
+KNOWN_BUG_COLUMNS = (  # a known bug's row, in the gate's table and the nightly's
+    name_column("id"),
+    Column("verdict", lambda r: r.kind),
+    Column("file:line", _where),
+    Column("why", lambda r: without_outcome(r.message)),
+)
+
+_UNTESTED_COLUMNS = (name_column("mutant"), Column("where", _where), Column("change", lambda r: r.title, as_code=True))
 
 
 def _known_bugs(d: Digest, level: str) -> list[str]:
@@ -37,17 +43,12 @@ def _known_bugs(d: Digest, level: str) -> list[str]:
         "",
         " · ".join(f"{v.value}: {counts[v.value]}" for v in Verdict),
         "",
-        *table(
-            ("id", "verdict", "file:line", "why"),
-            ((code(m["id"]), _outcome(m), cell(_where(f, m)), cell(why(m))) for f, m in d.known_bugs),
-        ),
+        *results_table([as_result(f, m) for f, m in d.known_bugs], KNOWN_BUG_COLUMNS),
     ]
     if d.known_failures:
-        lines += ["", f"{level}# Needs attention"]
-    for _, m in d.known_failures:
-        lines += ["", f"{level}## `{m['id']}`: {headline(m)}", "", m.get("description", "")]
-        if details(m):
-            lines += ["", fenced(details(m))]
+        lines += ["", f"{level}# Needs attention",
+                  *failure_lines([as_result(f, m) for f, m in d.known_failures], f"{level}##", lambda r: r.kind,
+                                fenced_details=True)]
     return lines
 
 
@@ -83,8 +84,8 @@ def _gaps(report: Report, gaps: list[Located]) -> list[str]:
 def _untested(untested: list[Located]) -> list[str]:
     if not untested:
         return []
-    rows = ((code(m["id"]), f"{file}:{m['location']['start']['line']}", code(m["description"])) for file, m in untested)
-    return ["", f"### Not run by any contract: {len(untested)} mutants", "", *table(("mutant", "where", "change"), rows)]
+    return ["", f"### Not run by any contract: {len(untested)} mutants", "",
+            *results_table([as_result(f, m) for f, m in untested], _UNTESTED_COLUMNS)]
 
 
 def _exemptions(d: Digest) -> list[str]:

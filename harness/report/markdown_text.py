@@ -42,7 +42,11 @@ def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
 
 
 def fenced(text: str, info: str = "text") -> str:
-    """``text`` in a code fence longer than any backtick run inside it, which would otherwise close it."""
+    """``text`` in a code fence longer than any backtick run inside it, which would otherwise close it.
+
+    Its line ends become line feeds and its other control characters escapes, as everywhere else.
+    """
+    text = xml_safe(text.replace("\r\n", "\n").replace("\r", "\n"))
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{info}\n{text}\n{fence}"

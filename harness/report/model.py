@@ -71,9 +71,9 @@ def headline(mutant: Entry) -> str:
     return (mutant.get("statusReason") or label(mutant)).split("\n", 1)[0]
 
 
-def why(mutant: Entry) -> str:
-    """The headline without the outcome it leads with (``verdict (kind): ``)."""
-    return headline(mutant).partition(": ")[2] or headline(mutant)
+def without_outcome(headline: str) -> str:
+    """A headline without the outcome it leads with (``verdict (kind): ``)."""
+    return headline.partition(": ")[2] or headline
 
 
 def details(mutant: Entry) -> str:
@@ -146,6 +146,12 @@ def is_skipped(mutant: Entry) -> bool:
     return mutant["status"] in ("Ignored", "Pending") or (is_out_of_scope(mutant) and mutant["status"] in UNDETECTED)
 
 
+def outcome(mutant: Entry) -> str:
+    """The outcome with how a known bug was killed: ``killed (crash)``, ``survived``, ``Survived``."""
+    kind = kill_kind(mutant)
+    return f"{label(mutant)} ({kind})" if kind else label(mutant)
+
+
 def _ids(ids: list[str]) -> str:
     return ", ".join(ids) or "(none)"
 
@@ -163,7 +169,7 @@ def as_result(file: str, mutant: Entry) -> Result:
         title=mutant.get("description", ""),
         message=headline(mutant),
         details=(*described, *details(mutant).splitlines(), covered) if status == FAILED else (),
-        kind=label(mutant),
+        kind=outcome(mutant),  # a failure's kind is its verdict alone: a known bug that fails was not killed
         output=f"killed by: {_ids(mutant.get('killedBy', []))}\n{mutant.get('statusReason', '')}" if killed else "",
         location=(file, mutant["location"]["start"]["line"]),
         seconds=mutant.get("duration", 0) / 1000,

@@ -1,10 +1,16 @@
-"""Results as terminal lines: each one as it is decided, then the summary by rule level and the failures."""
+"""Results as terminal lines: each one as it is decided, then the summary by rule level and the failures.
+
+The one per-result console writer of every command. Text the harness does not
+control is shown on lines of its own, its control characters as escapes, so an
+ANSI code or a NUL of an adapter's output cannot recolour or cut the terminal's.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from harness.outcomes.results import ERROR, FAILED, NOT_APPLICABLE, PASSED, SKIPPED, Result, tally
+from harness.report.markdown_text import inline
 from harness.report.ordering import groups, problems
 
 INDENT = " " * 17  # under the result's name
@@ -16,8 +22,11 @@ def result_lines(result: Result, verbose: bool = False, shown: int | None = None
     ``shown``: at most this many lines under it, then how many more there are.
     """
     where = f"[{result.level}] " if result.level else ""
-    lines = [f"{result.status.upper():>15}  {where}{result.name}" + (f": {result.title}" if result.title else "")]
-    body = result.lines() if result.is_problem or verbose else []
+    title = f": {result.title}" if result.title else ""
+    lines = [f"{result.status.upper():>15}  {where}{inline(result.name + title)}"]
+    # A line of the text may hold line breaks (a quoted request): each becomes a line under the result.
+    body = [inline(part) for line in (result.lines() if result.is_problem or verbose else [])
+            for part in line.splitlines() or [""]]
     if shown is not None and len(body) > shown:
         body = [*body[:shown], f"... and {len(body) - shown} more lines"]
     return lines + [INDENT + line for line in body]
@@ -41,5 +50,5 @@ def summary_lines(results: Sequence[Result], noun: str, by_capability: bool) -> 
         lines += ["", f"failing {noun}:"]
         for r in bad:
             where = ", ".join(part for part in (r.level, r.capability) if part)
-            lines.append(f"  {r.status.upper():<6} [{where}] {r.name}: {r.message[:160]}")
+            lines.append(f"  {r.status.upper():<6} [{where}] {inline(r.name)}: {inline(r.message[:160])}")
     return lines

@@ -20,8 +20,9 @@ def _known_bugs(d: Digest) -> list[str]:
     lines = []
     for file, m in d.known_bugs:
         engine = patched_by(m)
-        if needs_attention(m):  # its details say what it is and how it was patched: no title beside its id
-            lines += result_lines(replace(as_result(file, m), title=""), shown=SHOWN_LINES)
+        if needs_attention(m):  # its details say what it is: beside its id goes where it patches
+            result = as_result(file, m)
+            lines += result_lines(replace(result, title=":".join(map(str, result.location))), shown=SHOWN_LINES)
         elif engine and not engine.startswith(_USUAL_ENGINE):
             lines.append(f"    {m['id']}: patched by {engine}")
     counts = Counter(label(m) for _, m in d.known_bugs)

@@ -35,14 +35,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.processes import Children
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.copy_executor import CopyExecutor
 from harness.mutation.in_memory_executor import ContractsExecutor
 from harness.mutation.in_memory_patch import SWAP
-from harness.mutation.patch import apply_patch
 from harness.mutation.known_bug_run import KnownBugRun
+from harness.mutation.patch import apply_patch
 from harness.mutation.workspace import Project
+from harness.processes import Children
 
 
 def gate_wall(project: Project, executor, mutants, jobs: int) -> float:

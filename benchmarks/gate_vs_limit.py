@@ -24,13 +24,13 @@ import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from harness.processes import Children
-from harness.mutation.catalogue import load_catalogue
 from harness.cli.mutate import BUNDLED_CATALOGUE
+from harness.mutation.catalogue import load_catalogue
 from harness.mutation.copy_executor import CopyExecutor, Selection
 from harness.mutation.in_memory_executor import ContractsExecutor
 from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project, Workspace
+from harness.processes import Children
 
 
 def limit_seconds(project: Project, executor: CopyExecutor, mutants, jobs: int) -> float:

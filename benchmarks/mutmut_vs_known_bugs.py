@@ -21,14 +21,14 @@ import argparse
 import statistics
 import time
 
-from harness.processes import Children
-from harness.mutation.catalogue import load_catalogue
 from harness.cli.mutate import BUNDLED_CATALOGUE
+from harness.mutation.catalogue import load_catalogue
 from harness.mutation.in_memory_executor import ContractsExecutor
 from harness.mutation.known_bug_run import KnownBugRun
-from harness.mutation.workspace import Project
 from harness.mutation.shard import Shard
+from harness.mutation.workspace import Project
 from harness.nightly.mutmut_run import run_mutmut
+from harness.processes import Children
 
 
 def known_bug_cost(project: Project) -> tuple[float, int]:

@@ -16,7 +16,7 @@ import pytest
 from harness.adapter import AdapterError
 from harness.bridge import BridgeError, RemoteError, RemoteInputError, load_bridge
 from harness.bridge.process import AdapterProcess
-from harness.testing.scripted import ScriptedModel, ScriptExhausted, ScriptedTool
+from harness.testing.scripted import ScriptedModel, ScriptedTool, ScriptExhausted
 
 REPO = Path(__file__).parent.parent
 BRIDGES = Path(__file__).parent / "bridges"

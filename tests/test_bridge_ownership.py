@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 
 import pytest
+from test_mutation_faults import _alive
 
 from harness.bridge import load_bridge
-from harness.processes import Children, current
 from harness.exit_codes import INTERRUPTED
-from test_mutation_faults import _alive
+from harness.processes import Children, current
 
 REPO = Path(__file__).parent.parent
 HANG_WITH_CHILD = Path(__file__).parent / "bridges" / "hang_with_child.py"

@@ -7,9 +7,9 @@ import sys
 import pytest
 import yaml
 
-from harness.reference.stream import parse_stream
 from harness.loopback.cassette import CASSETTES
 from harness.loopback.credentials import credential_findings
+from harness.reference.stream import parse_stream
 from harness.testing.cassettes import replay
 
 BUNDLED = sorted(CASSETTES.glob("*.yaml"))

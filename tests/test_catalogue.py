@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.mutation.catalogue import CatalogueError, load_catalogue
 from harness.cli.mutate import BUNDLED_CATALOGUE
+from harness.config.table_schema import load_schema, problems
+from harness.mutation.catalogue import CatalogueError, load_catalogue
 from harness.mutation.coverage_files import FORMATS
 from harness.mutation.patch import apply_patch
 from harness.mutation.workspace import Project
-from harness.config.table_schema import load_schema, problems
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = sorted([REPO / "mutants.toml", REPO / "harness" / "mutants.toml", *REPO.glob("examples/*/mutants.toml")])

@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.report import annotations as ci_annotations
 from test_foreign_runner import CALC, RUNNER, TEST_CALC
+
+from harness.report import annotations as ci_annotations
 
 TESTS = Path(__file__).parent
 

@@ -14,8 +14,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from harness import exit_codes
-from harness.processes import run_owned
 from harness.loopback.probe import KEPT_OUTPUT
+from harness.processes import run_owned
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = ROOT / "tests" / "agents"

@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from harness.loopback import LoopbackProvider, answers
+from harness.rules import pairing
 
 # The providers' error texts as their APIs return them (quoted in their documentation and in public
 # client bug reports), kept here apart from the code under test: ``{}`` stands for the part that varies.
@@ -25,9 +26,9 @@ PROVIDER_TEXTS = {
     "openai unknown message field": "Additional properties are not allowed ('{}' was unexpected) - 'messages.{}'",
 }
 CODE_TEXTS = {
-    "openai unanswered calls": answers.OPENAI_UNANSWERED_CALLS,
-    "deepseek unanswered calls": answers.DEEPSEEK_UNANSWERED_CALLS,
-    "orphan tool message": answers.ORPHAN_TOOL_MESSAGE,
+    "openai unanswered calls": pairing.OPENAI_UNANSWERED_CALLS,
+    "deepseek unanswered calls": pairing.DEEPSEEK_UNANSWERED_CALLS,
+    "orphan tool message": pairing.ORPHAN_TOOL_MESSAGE,
     "r1 reasoning sent back": answers.R1_REASONING_SENT_BACK,
     "v3.2 reasoning missing": answers.V32_REASONING_MISSING,
     "current reasoning missing": answers.CURRENT_REASONING_MISSING,

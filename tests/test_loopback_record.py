@@ -11,12 +11,11 @@ import pytest
 import yaml
 
 from harness import exit_codes
-
 from harness.loopback import LoopbackProvider
 from harness.loopback.credentials import credential_findings
+from harness.reference import adapter as reference
 from harness.testing.cassettes import replay
 from harness.testing.scripted import ScriptedTool
-from harness.reference import adapter as reference
 
 KEY = "sk-test0123456789abcdefghij"
 

@@ -7,15 +7,15 @@ known bug and must be killed with kind ``crash``, in memory and in a copy.
 """
 
 import pytest
+from test_mutation_verdicts import private_copy
 
-from harness.mutation.catalogue import load_catalogue
-from harness.processes import Children
 from harness.cli.mutate import BUNDLED_CATALOGUE
+from harness.mutation.catalogue import load_catalogue
 from harness.mutation.in_memory_executor import ContractsExecutor
-from harness.outcomes.mutants import Verdict
 from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project
-from test_mutation_verdicts import private_copy
+from harness.outcomes.mutants import Verdict
+from harness.processes import Children
 
 CRASHES = {
     "usage-chunk-read-as-first-choice": "IndexError",

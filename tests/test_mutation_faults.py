@@ -15,18 +15,18 @@ import time
 from pathlib import Path
 
 import pytest
+from test_mutation_adapter import EXAMPLE, SPEC, _git_project
 
 from harness import exit_codes
-from harness.mutation.catalogue import load_catalogue
-from harness.processes import Children
 from harness.cli.mutate import BUNDLED_CATALOGUE
+from harness.mutation.catalogue import load_catalogue
 from harness.mutation.copy_executor import read_copy_result
-from harness.mutation.warm_pool import Reply
 from harness.mutation.in_memory_executor import ContractsExecutor
-from harness.outcomes.mutants import Mutant, RunOutcome, Verdict
 from harness.mutation.known_bug_run import KnownBugRun
+from harness.mutation.warm_pool import Reply
 from harness.mutation.workspace import Project
-from test_mutation_adapter import EXAMPLE, SPEC, _git_project
+from harness.outcomes.mutants import Mutant, RunOutcome, Verdict
+from harness.processes import Children
 
 SLOW_KILL = Mutant(
     id="slow-kill",

@@ -16,15 +16,15 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from harness.mutation.catalogue import load_catalogue
-from harness.exit_codes import INTERRUPTED as EXIT_INTERRUPTED
-from harness.exit_codes import SURVIVED as EXIT_SURVIVED
+from test_mutation_verdicts import _leftovers, _tree_digest, private_copy
+
 from harness.cli.mutate import BUNDLED_CATALOGUE, exit_code
+from harness.exit_codes import INTERRUPTED as EXIT_INTERRUPTED, SURVIVED as EXIT_SURVIVED
+from harness.mutation.catalogue import load_catalogue
 from harness.mutation.in_memory_executor import Children, ContractsExecutor
-from harness.outcomes.mutants import Verdict
 from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project
-from test_mutation_verdicts import _leftovers, _tree_digest, private_copy
+from harness.outcomes.mutants import Verdict
 
 HUNG = '''
 [[mutant]]

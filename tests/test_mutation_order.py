@@ -13,15 +13,15 @@ import itertools
 from dataclasses import replace
 
 import pytest
+from test_mutation_verdicts import private_copy
 
-from harness.processes import Children
-from harness.mutation.catalogue import load_catalogue
 from harness.cli.mutate import BUNDLED_CATALOGUE
+from harness.mutation.catalogue import load_catalogue
 from harness.mutation.in_memory_executor import ContractsExecutor
-from harness.outcomes.mutants import Verdict
 from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project
-from test_mutation_verdicts import private_copy
+from harness.outcomes.mutants import Verdict
+from harness.processes import Children
 
 LEAD = "test_batch_pairing.py"  # added to every list: it drives most of the reference, so it imports it first
 ALL_ORDERS_UP_TO = 3  # longer lists: reversed and every rotation (n + 1 orders, not n!)

@@ -14,9 +14,9 @@ import pytest
 
 from harness.mutation.catalogue import load_catalogue
 from harness.mutation.in_memory_executor import Children, ContractsExecutor
-from harness.outcomes.mutants import Verdict
 from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.workspace import Project
+from harness.outcomes.mutants import Verdict
 
 MESSAGES = "harness/reference/messages.py"
 TOP_LEVEL = "test_reasoning_top_level.py::test_reasoning_is_top_level_beside_content"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.outcomes.mutants import Position
 from harness.nightly.locate import function_range, locate, offset
+from harness.outcomes.mutants import Position
 
 SOURCE = '''\
 import json

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import ast
 
-from harness.processes import Children
-from harness.outcomes.mutants import Position
+from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
 from harness.nightly.locate import offset
-from harness.mutation.shard import Shard
 from harness.nightly.mutmut_run import run_mutmut
+from harness.outcomes.mutants import Position
+from harness.processes import Children
 from harness.report.merge import merge_reports
 from harness.report.model import mutants as all_mutants
 from harness.report.stryker_json import build_report

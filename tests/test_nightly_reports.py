@@ -11,12 +11,12 @@ import jsonschema
 import pytest
 
 from harness.cli import main
-from harness.outcomes.mutants import Mutant, MutantResult, Position, Verdict
-from harness.mutation.shard import Shard
 from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
+from harness.mutation.shard import Shard
 from harness.nightly.equivalents import parse_exemptions
 from harness.nightly.mutmut_driver import select
 from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
+from harness.outcomes.mutants import Mutant, MutantResult, Position, Verdict
 from harness.outcomes.score import Thresholds
 from harness.report.console import render_console
 from harness.report.digest import digest

@@ -8,9 +8,7 @@ import pytest
 from mutmut.stats import status_by_exit_code
 
 from harness import exit_codes
-from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
-from harness.exit_codes import MUTMUT as EXIT_MUTMUT
-from harness.exit_codes import first as _first
+from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD, MUTMUT as EXIT_MUTMUT, first as _first
 from harness.outcomes.score import (
     MUTMUT_STATUS,
     ThresholdError,

@@ -19,6 +19,7 @@ from harness.mutation.workspace import Project
 from harness.nightly.kill_recorder import PROBE_ENV
 from harness.nightly.shadow_guard import ShadowedRun, check_imports, read_imports
 
+
 def test_guard_accepts_a_run_that_imported_the_copy(tmp_path: Path) -> None:
     copy = tmp_path / "mutants"
     check_imports({"harness.reference": str(copy / "harness/reference/__init__.py")}, copy)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.config.table_schema import SCHEMAS, load_schema, problems
 from harness.outcomes.score import ThresholdError, load_thresholds
 from harness.rules.policy import POLICIES, PolicyError, load_policies, policy_schema
-from harness.config.table_schema import SCHEMAS, load_schema, problems
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import ssl
 
-from harness.reference import adapter as reference
-from harness.reference import transport
+from harness.reference import adapter as reference, transport
 from harness.testing.cassettes import replay
 from harness.testing.scripted import ScriptedTool
 

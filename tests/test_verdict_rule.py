@@ -2,15 +2,17 @@
 
 import pytest
 
-from harness.exit_codes import OK as EXIT_OK
-from harness.exit_codes import STALE_INVALID as EXIT_STALE_INVALID
-from harness.exit_codes import SURVIVED as EXIT_SURVIVED
-from harness.exit_codes import TIMEOUT as EXIT_TIMEOUT
 from harness.cli.mutate import exit_code
-from harness.outcomes.mutants import Mutant, MutantResult, Verdict
+from harness.exit_codes import (
+    OK as EXIT_OK,
+    STALE_INVALID as EXIT_STALE_INVALID,
+    SURVIVED as EXIT_SURVIVED,
+    TIMEOUT as EXIT_TIMEOUT,
+)
 from harness.mutation.reach import ALL_TESTS, mark_reached, reach_lines
 from harness.mutation.shard import Shard
 from harness.mutation.verdict import decide
+from harness.outcomes.mutants import Mutant, MutantResult, Verdict
 
 
 def _t(outcome, reached, message=""):

@@ -21,9 +21,9 @@ from typing import Any
 
 from harness.adapter import DEFAULT_TIMEOUT
 from harness.bridge import protocol
-from harness.clip import clip
 from harness.bridge.errors import BridgeError, RemoteError, RemoteInputError
 from harness.bridge.process import MAX_LINE, AdapterProcess, Answered, Closed, Line, Oversized
+from harness.clip import clip
 
 STARTUP_TIMEOUT = 60.0  # the handshake may take longer: a cold start of a runtime or a compiler
 _SHOWN = 200  # characters of params or a reply line quoted in an error

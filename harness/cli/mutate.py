@@ -11,14 +11,14 @@ from pathlib import Path
 import harness
 from harness import exit_codes
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
-from harness.processes import Children
 from harness.mutation.copy_executor import CommandExecutor
 from harness.mutation.in_memory_executor import ContractsExecutor, EngineNotReady
-from harness.outcomes.mutants import MutantResult, Verdict
-from harness.mutation.progress import MutantProgress
 from harness.mutation.known_bug_run import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun
+from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
+from harness.outcomes.mutants import MutantResult, Verdict
+from harness.processes import Children
 from harness.report.publish import publish
 from harness.report.stryker_json import build_report
 

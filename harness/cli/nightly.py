@@ -24,23 +24,23 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from harness import exit_codes
-from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.cli.mutate import (
     BUNDLED_CATALOGUE,
     INTERRUPTED,
     exit_code,
 )
-from harness.processes import Children
+from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.mutation.in_memory_executor import ContractsExecutor
-from harness.outcomes.mutants import MutantResult
-from harness.mutation.progress import MutantProgress
 from harness.mutation.known_bug_run import BaselineRed, BaselineTimedOut, KnownBugRun
+from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
 from harness.nightly.equivalents import ExemptionError, load_exemptions
 from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, check_exemptions, run_mutmut
-from harness.outcomes.score import ThresholdError, Thresholds, load_thresholds
 from harness.nightly.shadow_guard import ShadowedRun
+from harness.outcomes.mutants import MutantResult
+from harness.outcomes.score import ThresholdError, Thresholds, load_thresholds
+from harness.processes import Children
 from harness.report.merge import merge_reports
 from harness.report.publish import publish
 from harness.report.stryker_json import ReportError, build_report, load_report

@@ -29,8 +29,8 @@ import json
 
 import pytest
 
-from harness.under_test.invoke import valid
 from harness.testing import OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool, pairing_violations
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.wire
 

@@ -40,8 +40,6 @@ import json
 
 import pytest
 
-from harness.under_test.invoke import valid
-from harness.testing.events import differences
 from harness.contracts.turns import (
     ANSWER,
     QUESTION,
@@ -49,10 +47,12 @@ from harness.contracts.turns import (
     ROUND_2,
     ROUNDS,
     expected_output,
+    tools as untidy_tools,
 )
-from harness.contracts.turns import tools as untidy_tools
-from harness.testing.requests import DEEPSEEK_URL, OPENAI_URL
 from harness.testing import ScriptedModel, content_text, pairing_violations
+from harness.testing.events import differences
+from harness.testing.requests import DEEPSEEK_URL, OPENAI_URL
+from harness.under_test.invoke import valid
 
 
 def _shape(messages: list[dict]) -> str:

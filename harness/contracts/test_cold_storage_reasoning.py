@@ -29,13 +29,12 @@ API."; or assistant replies that open with the model's own inner monologue.
 """
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.clip import shown
-from harness.testing.events import differences
 from harness.testing import event_lists, persisted_events as events
+from harness.testing.events import differences
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.provider
 

@@ -27,8 +27,7 @@ did what it did, or that present its reasoning as a reaction to its own answer.
 import copy
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from harness.under_test.invoke import valid
 

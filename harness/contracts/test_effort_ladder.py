@@ -35,9 +35,9 @@ import json
 
 import pytest
 
-from harness.under_test.invoke import valid
 from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG, THINKING_OFF, executor_thinking_problem
 from harness.testing.requests import DEEPSEEK_URL, GENERIC_URLS, TOOLS
+from harness.under_test.invoke import valid
 
 BODY = {
     "model": "any-model",

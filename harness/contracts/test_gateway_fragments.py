@@ -41,9 +41,9 @@ import json
 
 import pytest
 
-from harness.under_test.invoke import valid
 from harness.clip import shown
 from harness.testing import completion_chunks, same_arguments, sse
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.robust
 

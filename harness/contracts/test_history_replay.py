@@ -36,12 +36,11 @@ misses what the user asked since.
 import json
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import valid
-from harness.testing.requests import DEEPSEEK_URL, OPENAI_URL, TOOLS, host_of
 from harness.testing import content_text, persisted_events as persisted_event, reasoning_violations
+from harness.testing.requests import DEEPSEEK_URL, OPENAI_URL, TOOLS, host_of
+from harness.under_test.invoke import valid
 
 persisted_events = st.lists(persisted_event(), min_size=1, max_size=5)
 

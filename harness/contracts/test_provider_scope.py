@@ -32,11 +32,10 @@ providers with strict schemas answer HTTP 400 naming the unexpected
 import json
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
 from harness.adapter import EFFORTS, ROLES
-from harness.under_test.invoke import valid
+from harness.testing import request_bodies
 from harness.testing.requests import (
     DEEPSEEK_URLS,
     GENERIC_URLS,
@@ -46,7 +45,7 @@ from harness.testing.requests import (
     UNTIDY_BODY,
     host_of,
 )
-from harness.testing import request_bodies
+from harness.under_test.invoke import valid
 
 HISTORY = [
     {"role": "user", "content": "Which invoices are open?"},

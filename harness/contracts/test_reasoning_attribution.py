@@ -26,8 +26,8 @@ back to the API."
 
 import pytest
 
-from harness.under_test.invoke import valid
 from harness.testing import ScriptedModel, ScriptedTool
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.provider
 

@@ -34,9 +34,9 @@ import json
 import pytest
 from hypothesis import example, given
 
-from harness.under_test.invoke import valid
-from harness.testing.requests import DEEPSEEK_URL, TOOLS, UNTIDY_BODY, one_call
 from harness.testing import request_bodies
+from harness.testing.requests import DEEPSEEK_URL, TOOLS, UNTIDY_BODY, one_call
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.provider
 

@@ -26,10 +26,10 @@ import json
 import pytest
 from hypothesis import example, given
 
-from harness.under_test.invoke import valid
 from harness.rules.reasoning import ERAS
-from harness.testing.requests import DEEPSEEK_URL, UNTIDY_BODY
 from harness.testing import reasoning_violations, request_bodies
+from harness.testing.requests import DEEPSEEK_URL, UNTIDY_BODY
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.provider
 

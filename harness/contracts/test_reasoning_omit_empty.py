@@ -29,8 +29,8 @@ import json
 
 import pytest
 
-from harness.under_test.invoke import valid
 from harness.testing import content_text, same_arguments
+from harness.under_test.invoke import valid
 
 ABSENT = "<absent>"
 CALL = {"id": "call_weather", "name": "get_weather", "arguments": '{"city":"Paris"}'}

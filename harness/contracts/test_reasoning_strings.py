@@ -27,13 +27,12 @@ if the field were missing, though a log of the body shows the key.
 import json
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.rules.reasoning import ERAS
-from harness.testing.requests import DEEPSEEK_URL, TOOLS, one_call
 from harness.testing import non_string_reasoning, persisted_events, request_bodies
+from harness.testing.requests import DEEPSEEK_URL, TOOLS, one_call
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.provider
 

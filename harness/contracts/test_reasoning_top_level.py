@@ -20,11 +20,10 @@ Production fingerprint: every request after a tool round fails with HTTP 400
 """
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.testing import content_text
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.provider
 

@@ -26,10 +26,9 @@ request carries tool messages for calls the model has not made yet.
 
 import pytest
 
-from harness.under_test.invoke import valid
-from harness.contracts.turns import QUESTION, ROUNDS
-from harness.contracts.turns import tools as untidy_tools
+from harness.contracts.turns import QUESTION, ROUNDS, tools as untidy_tools
 from harness.testing import ScriptedModel
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.wire
 

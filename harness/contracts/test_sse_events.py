@@ -39,13 +39,12 @@ import json
 from dataclasses import replace
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import refusal, valid
 from harness.clip import shown
-from harness.wire.sse import PLAIN
 from harness.testing import completion_chunks, sse
+from harness.under_test.invoke import refusal, valid
+from harness.wire.sse import PLAIN
 
 pytestmark = pytest.mark.wire
 

@@ -27,10 +27,10 @@ from dataclasses import replace
 
 import pytest
 
-from harness.under_test.invoke import valid
 from harness.clip import shown
-from harness.wire.sse import PLAIN
 from harness.testing import completion_chunks, sse
+from harness.under_test.invoke import valid
+from harness.wire.sse import PLAIN
 
 CHUNKS = completion_chunks(
     [

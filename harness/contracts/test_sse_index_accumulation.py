@@ -41,14 +41,13 @@ the logs, exactly 12 "empty arguments" warnings per response.
 import json
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.clip import shown
-from harness.testing.streams import envelopes
-from harness.wire.chunks import ENVELOPE
 from harness.testing import Envelope, completion_chunks, same_arguments, sse
+from harness.testing.streams import envelopes
+from harness.under_test.invoke import valid
+from harness.wire.chunks import ENVELOPE
 
 
 def _first(index: int, cid: str, name: str, arguments: str) -> dict:

@@ -24,13 +24,12 @@ tool calls run twice with different arguments.
 """
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from harness.under_test.invoke import refusal, valid
 from harness.clip import shown
-from harness.wire.chunks import ENVELOPE
 from harness.testing import sse
+from harness.under_test.invoke import refusal, valid
+from harness.wire.chunks import ENVELOPE
 
 pytestmark = pytest.mark.robust
 

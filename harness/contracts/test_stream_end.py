@@ -44,13 +44,12 @@ provider error mid-stream becomes an empty assistant reply and no failover.
 """
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import refusal, valid
 from harness.clip import shown
-from harness.wire.chunks import ENVELOPE, choice_chunk
 from harness.testing import completion_chunks, sse, usage_chunk
+from harness.under_test.invoke import refusal, valid
+from harness.wire.chunks import ENVELOPE, choice_chunk
 
 USAGE = {"prompt_tokens": 31, "completion_tokens": 7, "total_tokens": 38}
 CALL = {"index": 0, "id": "call_k2", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}

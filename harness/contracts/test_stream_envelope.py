@@ -34,10 +34,10 @@ fails validation on a missing ``id`` while non-streamed calls work.
 
 import pytest
 
-from harness.under_test.invoke import valid
 from harness.clip import shown
-from harness.wire.chunks import ENVELOPE
 from harness.testing import Envelope, completion_chunks, sse, usage_chunk
+from harness.under_test.invoke import valid
+from harness.wire.chunks import ENVELOPE
 
 pytestmark = pytest.mark.robust
 

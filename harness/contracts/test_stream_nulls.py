@@ -34,13 +34,12 @@ error), or tool calls come back split in two, the second without a name.
 import copy
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.clip import shown
-from harness.wire.chunks import ENVELOPE
 from harness.testing import completion_chunks, same_arguments, sse
+from harness.under_test.invoke import valid
+from harness.wire.chunks import ENVELOPE
 
 pytestmark = pytest.mark.robust
 

@@ -41,9 +41,9 @@ import json
 
 import pytest
 
-from harness.under_test.invoke import refusal, valid
 from harness.clip import shown
 from harness.testing import completion_chunks, sse
+from harness.under_test.invoke import refusal, valid
 
 pytestmark = pytest.mark.robust
 

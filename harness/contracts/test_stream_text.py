@@ -34,14 +34,13 @@ be passed back to the API." or a model that re-derives what it had decided.
 """
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.clip import shown
-from harness.testing.streams import envelopes
-from harness.wire.chunks import ENVELOPE
 from harness.testing import completion_chunks, same_arguments, sse
+from harness.testing.streams import envelopes
+from harness.under_test.invoke import valid
+from harness.wire.chunks import ENVELOPE
 
 # Pieces as models stream them: words, lone spaces and newlines, empty strings, any unicode, and text
 # that looks like the framing around it (a model explaining SSE writes "[DONE]" and "data:").

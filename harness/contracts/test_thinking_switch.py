@@ -25,8 +25,8 @@ import json
 
 import pytest
 
-from harness.under_test.invoke import valid
 from harness.testing.requests import DEEPSEEK_URL, TOOLS
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.provider
 

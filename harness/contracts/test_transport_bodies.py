@@ -48,8 +48,8 @@ from pathlib import Path
 import pytest
 
 from harness.loopback.content_coding import CODINGS, IDENTITY, choose
-from harness.under_test.invoke import refusal
 from harness.testing import Delivery, ScriptedTool, play
+from harness.under_test.invoke import refusal
 
 CASSETTES = {
     "openai_parallel_tool_calls": ("Weather in Paris and Tokyo, and the time in Tokyo?", ["get_time", "get_weather"],

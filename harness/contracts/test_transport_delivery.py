@@ -40,8 +40,8 @@ import json
 import pytest
 
 from harness.loopback.content_coding import IDENTITY, choose
-from harness.under_test.invoke import valid
 from harness.testing import Delivery, LoopbackProvider, ScriptedTool, pairing_violations, same_arguments
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.wire
 

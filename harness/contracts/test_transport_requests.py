@@ -44,11 +44,11 @@ import os
 
 import pytest
 
-from harness.under_test.invoke import valid
-from harness.under_test.guard import NotApplicable
-from harness.testing.cassettes import over_bridge
+from harness.clip import clip
 from harness.testing import ScriptedTool, content_text, play
-
+from harness.testing.cassettes import over_bridge
+from harness.under_test.guard import NotApplicable
+from harness.under_test.invoke import valid
 
 CASSETTE = "openai_parallel_tool_calls"
 QUESTION = "Weather in Paris and Tokyo, and the time in Tokyo?"
@@ -110,7 +110,7 @@ def test_every_request_is_a_json_post(transport):
             f"request #{n} to {request.uri} was {request.method} with Content-Type "
             f"{request.headers.get('Content-Type', '<absent>')!r}, but should be a POST of application/json"
         )
-        assert isinstance(body, dict), f"request #{n} sent the JSON {str(body)[:300]}, but should send a JSON object"
+        assert isinstance(body, dict), f"request #{n} sent the JSON {clip(str(body))}, but should send a JSON object"
 
 
 def _authorizations(transport, monkeypatch, key: str | None) -> list[str]:

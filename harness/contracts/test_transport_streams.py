@@ -36,9 +36,9 @@ import json
 
 import pytest
 
-from harness.under_test.invoke import valid
-from harness.testing.requests import host_of
 from harness.testing import ScriptedTool, pairing_violations, play, same_arguments
+from harness.testing.requests import host_of
+from harness.under_test.invoke import valid
 
 # cassette -> (question, options, the calls it streams: id -> (tool, arguments))
 CASES = {

@@ -42,11 +42,10 @@ is built.
 import copy
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.contracts.test_trimming_pairs import histories
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.wire
 

@@ -23,11 +23,10 @@ right after a long conversation overflowed.
 """
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.testing import pairing_violations
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.wire
 

@@ -52,7 +52,6 @@ import time
 
 import pytest
 
-from harness.under_test.invoke import valid
 from harness.contracts.turns import (
     OFFERED,
     QUESTION,
@@ -61,10 +60,11 @@ from harness.contracts.turns import (
     ROUNDS,
     UNSAFE,
     expected_output,
+    tools as untidy_tools,
     unsafe_overlaps,
 )
-from harness.contracts.turns import tools as untidy_tools
 from harness.testing import ScriptedModel, content_text, pairing_violations
+from harness.under_test.invoke import valid
 
 # Every top-level key of a chat-completions request body (OpenAI's reference, and the provider
 # extensions the harness's options name: thinking, reasoning_effort).

@@ -26,12 +26,11 @@ never been asked, or calls the same tool again.
 """
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.clip import shown
 from harness.testing import ScriptedModel, ScriptedTool, content_text, persisted_events
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.wire
 

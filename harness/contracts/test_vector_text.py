@@ -25,12 +25,11 @@ the model worked out, only by the words of its final answer.
 import copy
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.clip import shown
 from harness.testing import persisted_events as events
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.policy
 

@@ -50,14 +50,12 @@ import copy
 import json
 
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
 from harness.adapter import EFFORTS, ERAS, ROLES
-from harness.under_test.invoke import refusal, valid
-from harness.testing.requests import DEEPSEEK_URL, GENERIC_URLS, LOOKALIKE_URLS, UNTIDY_BODY
 from harness.testing import content_text, request_bodies, same_arguments
-
+from harness.testing.requests import DEEPSEEK_URL, GENERIC_URLS, LOOKALIKE_URLS, UNTIDY_BODY
+from harness.under_test.invoke import refusal, valid
 
 CALL = {"id": "call_7", "name": "lookup", "arguments": '{"q":"x"}'}
 HISTORY = [

@@ -31,13 +31,12 @@ response and reasoning although their blocks exist; no error, no log line.
 
 import pytest
 import time_machine
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
-from harness.under_test.invoke import valid
 from harness.clip import shown
-from harness.testing.events import FIELDS, differences
 from harness.testing import persisted_events as events
+from harness.testing.events import FIELDS, differences
+from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.wire
 

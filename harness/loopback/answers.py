@@ -26,8 +26,7 @@ Both providers wrap the text the same way: ``{"error": {"message", "type",
 
 from __future__ import annotations
 
-# The pairing rule's and the reasoning rule's texts live with the rules, which the contracts quote too.
-from harness.rules.pairing import DEEPSEEK_UNANSWERED_CALLS, OPENAI_UNANSWERED_CALLS, ORPHAN_TOOL_MESSAGE
+# The pairing rule's and the reasoning rule's texts live with the rules (harness.rules), which the contracts quote too.
 from harness.rules.reasoning import ANSWERS as _REASONING
 
 # DeepSeek, by era of its reasoning_content rule.

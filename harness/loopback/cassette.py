@@ -20,7 +20,6 @@ import yaml
 from vcr.persisters.filesystem import FilesystemPersister
 from vcr.serializers import yamlserializer
 
-
 # The bundled cassettes, and the path a chat-completions cassette answers under its base URL.
 CASSETTES = Path(__file__).resolve().parents[1] / "cassettes"
 ENDPOINT = "/chat/completions"

@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
 from harness.clip import clip
 
 

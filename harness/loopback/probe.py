@@ -19,11 +19,11 @@ import subprocess
 import uuid
 from dataclasses import dataclass
 
-from harness.processes import run_owned
 from harness.loopback.delivery import Delivery
 from harness.loopback.probe_checks import Run, check_session
 from harness.loopback.scenarios import SCENARIOS, Scenario
 from harness.outcomes.checks import CheckResult
+from harness.processes import run_owned
 
 PLACEHOLDERS = ("base_url", "session", "prompt", "provider", "model")
 MODEL = "loopback-model"

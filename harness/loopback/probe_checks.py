@@ -11,16 +11,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from harness.outcomes.checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult, Finding
-
-from harness.loopback.agent_style import content_text, replayed_as_text
-from harness.loopback.provider_profiles import DeepSeekProfile, Profile
-from harness.loopback.exchanges import Exchange
-from harness.loopback.scenarios import PARTIAL, Scenario
-from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG, FORMAT_EFFORTS
-from harness.rules.pairing import same_arguments
-from harness.rules.registry import RULES
 from harness.clip import clip
+from harness.loopback.agent_style import content_text, replayed_as_text
+from harness.loopback.exchanges import Exchange
+from harness.loopback.provider_profiles import DeepSeekProfile, Profile
+from harness.loopback.scenarios import PARTIAL, Scenario
+from harness.outcomes.checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult, Finding
+from harness.rules.pairing import same_arguments
+from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG, FORMAT_EFFORTS
+from harness.rules.registry import RULES
 
 AGENT_FINISHED = "agent-finished"
 NO_REQUEST = "the agent sent no request to the provider"

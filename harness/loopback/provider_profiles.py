@@ -29,7 +29,12 @@ from dataclasses import dataclass
 from harness.loopback import answers
 from harness.loopback.exchanges import Violation
 from harness.rules.pairing import (
-    ANSWERED_TWICE, DEEPSEEK_UNANSWERED_CALLS, OPENAI_UNANSWERED_CALLS, ORPHAN, ORPHAN_TOOL_MESSAGE, pairing,
+    ANSWERED_TWICE,
+    DEEPSEEK_UNANSWERED_CALLS,
+    OPENAI_UNANSWERED_CALLS,
+    ORPHAN,
+    ORPHAN_TOOL_MESSAGE,
+    pairing,
     unanswered_by_message,
 )
 from harness.rules.reasoning import DEFAULT_ERA, ERAS, MISSING, reasoning_breaks

@@ -32,12 +32,12 @@ from pathlib import Path
 
 from aiohttp import web
 
-from harness.loopback.content_coding import IDENTITY, choose, encode
 from harness.loopback import answers
 from harness.loopback.completion import fold
+from harness.loopback.content_coding import IDENTITY, choose, encode
 from harness.loopback.delivery import WHOLE, Delivery
-from harness.loopback.provider_profiles import DeepSeekProfile, Profile, make_profile
 from harness.loopback.exchanges import Exchange, Record
+from harness.loopback.provider_profiles import DeepSeekProfile, Profile, make_profile
 from harness.loopback.scenarios import Scenario
 from harness.loopback.sources import CassetteSource, ScenarioSource, Source
 from harness.rules.reasoning import DEFAULT_ERA

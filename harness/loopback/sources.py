@@ -49,9 +49,9 @@ class CassetteSource:
         try:
             n, interaction = self.player.take(method, path)
         except CassetteMiss as exc:
-            from harness.loopback.answers import error_body
-
             import json
+
+            from harness.loopback.answers import error_body
 
             return Reply(500, "application/json", json.dumps(error_body(str(exc), type="cassette_miss")).encode(),
                          "miss")

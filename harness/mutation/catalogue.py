@@ -26,13 +26,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.outcomes.mutants import Mutant
+from harness.config.table_schema import check, header_line, key_line, read_text
 from harness.mutation.runner_table import (
     RunnerConfig,
     RunnerConfigError,
     runner_config,
 )
-from harness.config.table_schema import check, header_line, key_line, read_text
+from harness.outcomes.mutants import Mutant
 
 
 class CatalogueError(Exception):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from ..outcomes.mutants import KILL_KINDS, matches
 from .in_memory_patch import Reach
 from .outcome_recorder import OutcomeRecorder
-from ..outcomes.mutants import KILL_KINDS, matches
 
 Plan = list[tuple[pytest.Item, list[int]]]  # each item with the indexes of the contracts it matches
 

@@ -22,16 +22,16 @@ from pathlib import Path
 
 from harness import CONTRACTS_DIR
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
-from harness.processes import Children, exit_text, run_child
 from harness.mutation.coverage_files import CoverageFileError, read_line_coverage
 from harness.mutation.junit_read import JUnitError, read_junit
 from harness.mutation.outcome_recorder import read_tests
-from harness.outcomes.mutants import Mutant, RunOutcome, matches
 from harness.mutation.patch import AppliedPatch
 from harness.mutation.reach import ALL_TESTS
 from harness.mutation.runner_table import RunnerConfig
 from harness.mutation.warm_pool import Reply, WorkerDied, WorkerNotReady, WorkerPool
 from harness.mutation.workspace import Project, Workspace
+from harness.outcomes.mutants import Mutant, RunOutcome, matches
+from harness.processes import Children, exit_text, run_child
 
 INSTALLED_CONTRACTS = CONTRACTS_DIR
 CONTRACTS_SUBDIR = INSTALLED_CONTRACTS.relative_to(INSTALLED_CONTRACTS.parents[1])

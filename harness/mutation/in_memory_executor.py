@@ -20,7 +20,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from harness.processes import Children, exit_text
 from harness.mutation.copy_executor import (
     HYPOTHESIS_CACHE,
     INSTALLED_CONTRACTS,
@@ -29,12 +28,13 @@ from harness.mutation.copy_executor import (
     contract_args,
     contract_env,
 )
-from harness.mutation.warm_pool import Reply, WorkerDied, WorkerNotReady, WorkerPool
 from harness.mutation.in_memory_patch import COPY
 from harness.mutation.outcome_recorder import read_tests
-from harness.outcomes.mutants import Mutant, RunOutcome, matches
 from harness.mutation.patch import AppliedPatch
+from harness.mutation.warm_pool import Reply, WorkerDied, WorkerNotReady, WorkerPool
 from harness.mutation.workspace import Project
+from harness.outcomes.mutants import Mutant, RunOutcome, matches
+from harness.processes import Children, exit_text
 
 __all__ = ["HYPOTHESIS_CACHE", "Children", "CommandExecutor", "ContractsExecutor", "CopyExecutor", "RunOutcome",
            "matches"]

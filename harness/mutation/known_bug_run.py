@@ -11,14 +11,15 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable
 
+from harness.clip import clip
 from harness.mutation.catalogue import CatalogueError
 from harness.mutation.copy_executor import PerCopyExecutor
 from harness.mutation.in_memory_executor import ContractsExecutor
-from harness.outcomes.mutants import RED, Mutant, MutantResult, RunOutcome, Verdict, matches
 from harness.mutation.patch import StalePatch, apply_patch
 from harness.mutation.reach import mark_reached
 from harness.mutation.verdict import decide
 from harness.mutation.workspace import Project
+from harness.outcomes.mutants import RED, Mutant, MutantResult, RunOutcome, Verdict, matches
 
 MIN_TIMEOUT = 30.0
 TIMEOUT_FACTOR = 5.0
@@ -31,7 +32,7 @@ class BaselineRed(Exception):
     def __init__(self, outcome: RunOutcome) -> None:
         self.outcome = outcome
         red = {t: e for t, e in outcome.tests.items() if e["outcome"] in RED}
-        lines = [f"{t}: {e['message'].splitlines()[0][:300] if e['message'] else e['outcome']}" for t, e in red.items()]
+        lines = [f"{t}: {clip(e['message'].splitlines()[0]) if e['message'] else e['outcome']}" for t, e in red.items()]
         lines += outcome.collection_errors
         super().__init__("baseline is red:\n  " + "\n  ".join(lines or [outcome.output_tail or "no contract ran"]))
 

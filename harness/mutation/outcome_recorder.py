@@ -18,8 +18,8 @@ import time
 
 import pytest
 
-from . import kill_kind
 from ..outcomes.mutants import CRASH, ERROR, NOT_APPLICABLE, PASSED, TEST_OUTCOMES, TestOutcome
+from . import kill_kind
 
 MESSAGE = 4000  # characters of a failure's text kept
 

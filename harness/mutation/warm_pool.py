@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.clip import clip_repr
 from harness.mutation import warm_fork
 from harness.mutation.warm_fork import read_tail
 from harness.processes import Children, exit_text, kill_group
@@ -114,7 +115,7 @@ class WarmWorker:
         try:
             return json.loads(line)
         except ValueError:
-            raise self._died(f"after sending a malformed line {line[:200]!r}") from None
+            raise self._died(f"after sending a malformed line {clip_repr(line, 200)}") from None
 
     def wait_ready(self, budget: float = READY_BUDGET) -> dict:
         """The worker's ready message (waited for once); :class:`WorkerNotReady` says why it is not."""

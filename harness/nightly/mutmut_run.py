@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
-from harness.processes import Children, exit_text, run_child, run_owned
 from harness.mutation.in_memory_executor import HYPOTHESIS_CACHE
 from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project, Workspace
@@ -32,6 +31,7 @@ from harness.nightly import mutmut_driver
 from harness.nightly.equivalents import ExemptionError, load_exemptions, mutant_requests, strip, unmade
 from harness.nightly.kill_recorder import PROBE_ENV
 from harness.nightly.shadow_guard import check_imports, read_imports
+from harness.processes import Children, exit_text, run_child, run_owned
 
 REFERENCE_FILES = ("harness/reference/*",)
 CONTRACTS = "harness/contracts"

@@ -6,8 +6,8 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from harness.outcomes.mutants import Verdict
 from harness.mutation.verdict import some
+from harness.outcomes.mutants import Verdict
 from harness.report.digest import Digest, counts_line
 from harness.report.model import as_result, kill_kind, label, needs_attention, patched_by
 from harness.report.results_console import result_lines

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from harness.outcomes.results import Result
-from harness.report.markdown_text import code, fenced
 from harness.outcomes.mutants import Verdict
+from harness.outcomes.results import Result
 from harness.report.diff import diff_text
 from harness.report.digest import Digest, Located, counts_line, run_line
+from harness.report.markdown_text import code, fenced
 from harness.report.model import Report, as_result, exempted_by, label, without_outcome
 from harness.report.results_markdown import Column, failure_lines, name_column, results_table
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness.clip import clip
 from harness.outcomes.results import ERROR, FAILED, NOT_APPLICABLE, PASSED, SKIPPED, Result, tally
 from harness.report.markdown_text import inline
 from harness.report.ordering import groups, problems
@@ -50,5 +51,5 @@ def summary_lines(results: Sequence[Result], noun: str, by_capability: bool) -> 
         lines += ["", f"failing {noun}:"]
         for r in bad:
             where = ", ".join(part for part in (r.level, r.capability) if part)
-            lines.append(f"  {r.status.upper():<6} [{where}] {inline(r.name)}: {inline(r.message[:160])}")
+            lines.append(f"  {r.status.upper():<6} [{where}] {inline(r.name)}: {inline(clip(r.message, 160))}")
     return lines

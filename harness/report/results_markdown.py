@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from harness.clip import clip
 from harness.outcomes.results import ERROR, FAILED, NOT_APPLICABLE, PASSED, Quote, Result, tally
 from harness.report.markdown_text import cell, code, fenced, inline, table
 from harness.report.ordering import groups, problems
@@ -86,5 +87,5 @@ def _problems_table(results: Sequence[Result], noun: str, by_capability: bool) -
         Column("level", lambda r: r.level),
         *([Column("capability", lambda r: r.capability)] if by_capability else []),
         name_column(noun),
-        Column("what it says", lambda r: inline((r.message if r.is_problem else r.title)[:200])),
+        Column("what it says", lambda r: inline(clip(r.message if r.is_problem else r.title, 200))),
     ])

@@ -14,9 +14,9 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 import harness
-from harness.outcomes.mutants import MutantResult, Position, Verdict
 from harness.nightly.equivalents import EQUIVALENT, OUT_OF_SCOPE, Exemption, by_line, strip
 from harness.nightly.locate import Change, function_range, locate
+from harness.outcomes.mutants import MutantResult, Position, Verdict
 from harness.outcomes.score import Thresholds, report_status
 from harness.report.model import FIELDS_KEY, PATCHED_BY, RUNS_KEY, Entry, Report
 

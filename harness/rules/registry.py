@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+
 @dataclass(frozen=True)
 class Rule:
     """A rule by its stable name; ``contracts``: the contract modules that judge an adapter by it too."""

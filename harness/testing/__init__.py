@@ -16,18 +16,24 @@
 The contracts themselves import these from here: what they use is what you get.
 """
 
-from harness.testing.events import event_lists
-from harness.testing.events import events as persisted_events
 from harness.loopback import Delivery, LoopbackProvider
-from harness.rules.text import content_text
+from harness.rules.pairing import pairing_violations, same_arguments
 from harness.rules.reasoning import must_carry, non_string_reasoning, reasoning_violations
+from harness.rules.text import content_text
 from harness.testing.cassettes import play, replay
+from harness.testing.contracts import AdapterContracts
+from harness.testing.events import event_lists, events as persisted_events
 from harness.testing.requests import request_bodies
-from harness.testing.scripted import HangGuardExpired, OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool, ScriptExhausted
+from harness.testing.scripted import (
+    HangGuardExpired,
+    OverlapProbe,
+    Rendezvous,
+    ScriptedModel,
+    ScriptedTool,
+    ScriptExhausted,
+)
 from harness.wire.chunks import Envelope, completion_chunks, usage_chunk
 from harness.wire.sse import Framing, sse
-from harness.testing.contracts import AdapterContracts
-from harness.rules.pairing import pairing_violations, same_arguments
 
 __all__ = [
     "AdapterContracts",

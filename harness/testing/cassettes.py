@@ -38,6 +38,7 @@ from harness.loopback.cassette import CASSETTES, ENDPOINT
 from harness.loopback.content_coding import IDENTITY, choose, encode
 from harness.wire.sse import chunks
 
+
 @dataclass(frozen=True)
 class Round:
     """What one recorded response streamed, read without the adapter's parser."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from hypothesis import strategies as st
+
 from harness.clip import shown
 
 FIELDS = ("input", "response", "reasoning", "tool_calls", "tool_results", "tools_used", "timestamp")

@@ -19,6 +19,7 @@ import json
 import sys
 import threading
 from dataclasses import dataclass, field
+
 from harness.clip import clip
 
 # Only a guard against a kernel that never starts the rest of a batch (a serial
@@ -54,7 +55,7 @@ class ScriptedModel:
         if n > len(self.rounds):
             raise ScriptExhausted(
                 f"kernel sent request #{n} but the script has {len(self.rounds)} rounds; "
-                f"last request messages: {json.dumps(request.get('messages'), ensure_ascii=False)[:500]}"
+                f"last request messages: {clip(json.dumps(request.get('messages'), ensure_ascii=False), 500)}"
             )
         response = {"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"}
         response.update(copy.deepcopy(self.rounds[n - 1]))

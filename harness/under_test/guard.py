@@ -33,10 +33,10 @@ from typing import Any
 
 import pytest
 
-from harness.under_test import bounds
 from harness.adapter import CAPABILITIES, protocol_methods
 from harness.bridge import BridgeError
 from harness.clip import shown_call
+from harness.under_test import bounds
 from harness.under_test.shapes import check_shape
 
 NOT_APPLICABLE = "not applicable"

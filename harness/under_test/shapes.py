@@ -12,7 +12,7 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
-from harness.clip import clip_repr
+from harness.clip import clip, clip_repr
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas" / "returns.json"
 
@@ -34,6 +34,6 @@ def check_shape(method: str, value: object) -> None:
         return
     field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path) or "(the value itself)"
     raise ShapeError(
-        f"{method} returned a wrong shape at {field}: {error.message[:300]}; "
+        f"{method} returned a wrong shape at {field}: {clip(error.message)}; "
         f"it returned {clip_repr(value)} (shapes: harness/schemas/returns.json)"
     )

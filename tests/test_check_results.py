@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from harness.mutation.junit_read import DEFAULT_ASSERTION_PATTERN, read_junit
 from harness.under_test.failures import describe
 
 TESTS = Path(__file__).parent
@@ -149,6 +150,13 @@ def test_junit_and_markdown_carry_level_and_capability(tmp_path):
     props = [{p.get("name"): p.get("value") for p in case.iter("property")} for case in cases]
     assert cases and all(p.get("level") in ("wire", "robust", "provider", "policy") and p.get("capability")
                          for p in props), props
+    # A failed contract's JUnit type is its exception's, so a runner reading the file (the known-bug
+    # engine on a team's own command, with its default pattern) tells a failed assertion from an error.
+    failed = {case.get("name"): case.find("failure") for case in cases if case.find("failure") is not None}
+    assert failed and all(f.get("type") == "AssertionError" for f in failed.values()), {
+        name: f.get("type") for name, f in failed.items()}
+    read = read_junit(junit, DEFAULT_ASSERTION_PATTERN)
+    assert {e["outcome"] for e in read.values() if e["outcome"] != "passed"} == {"assertion"}, read
     text = markdown.read_text()
     assert "| provider | messages | 0 | 3 | 0 | 0 |" in text, text
     assert "`test_reasoning_top_level.py::test_reasoning_is_top_level_beside_content`" in text, text

@@ -47,6 +47,7 @@ class CheckSession:
         self.results[report.nodeid] = contract_result(
             report.nodeid, status, lines, getattr(report, "harness_level", ""),
             getattr(report, "harness_capability", ""), getattr(report, "harness_location", None),
+            getattr(report, "harness_kind", ""),
         )
 
     def pytest_runtest_logfinish(self, nodeid: str, location) -> None:
@@ -72,13 +73,17 @@ def say(line: str) -> None:
 
 
 def contract_result(nodeid: str, status: Status, lines: list[str], level: str = "", capability: str = "",
-            location: tuple[str, int] | None = None) -> Result:
-    """A contract's result; its JUnit suite and name as pytest's junitxml would give them."""
+                    location: tuple[str, int] | None = None, kind: str = "") -> Result:
+    """A contract's result; its JUnit suite and name as pytest's junitxml would give them.
+
+    ``kind``: the exception's type (``AssertionError``), which a mutation runner reading the JUnit
+    file matches to tell a failed assertion from an error.
+    """
     path, *inner = nodeid.split("::")
     suite = ".".join([path.removesuffix(".py").replace("/", "."), *inner[:-1]])
     return Result(
         name=nodeid, suite=suite, status=status, level=level, capability=capability,
-        message=lines[0] if lines else "", details=tuple(lines[1:]), location=location,
+        message=lines[0] if lines else "", details=tuple(lines[1:]), location=location, kind=kind,
         case=inner[-1] if inner else path,
     )
 

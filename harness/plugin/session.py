@@ -300,6 +300,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         report.harness_capability = item.stash.get(capability_key, "")
         if report.failed and excinfo is not None:
             report.harness_details = failures.describe(excinfo.value)
+            report.harness_kind = failures.kind(excinfo.value)
             report.harness_location = failures.adapter_location(excinfo.value)
     bridge = state(item.config).bridge()
     # Taken in every phase, so what is attached was written during this one.

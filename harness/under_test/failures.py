@@ -79,6 +79,13 @@ def _one(exc: BaseException) -> list[str]:
     return [clip(line, MAX_LINE) for line in lines]
 
 
+def kind(exc: BaseException) -> str:
+    """The exception's type, a group's with each of its parts': what a JUnit failure's ``type`` says."""
+    if isinstance(exc, BaseExceptionGroup):
+        return f"{type(exc).__name__}({', '.join(kind(part) for part in exc.exceptions)})"
+    return type(exc).__name__
+
+
 def describe(exc: BaseException) -> list[str]:
     """Lines that explain ``exc``: each distinct failure of a group with its example, crashes with frames."""
     if isinstance(exc, BaseExceptionGroup):

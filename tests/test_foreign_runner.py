@@ -1,5 +1,6 @@
 """Known bugs on foreign code: a project's own test command, JUnit outcomes, LCOV/Cobertura reach."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -122,7 +123,7 @@ def test_foreign_known_bug_survives_when_the_assertion_is_gone(foreign_project):
     subprocess.run(["git", "add", "test_calc.py"], cwd=foreign_project, check=True)
     run = _mutate(foreign_project)
     assert run.returncode == 3, run.stdout + run.stderr
-    assert "SURVIVED: by-position" in run.stdout
+    assert re.search(r"SURVIVED +by-position", run.stdout), run.stdout
 
 
 def test_runner_table_errors_name_the_field(tmp_path):
@@ -165,4 +166,4 @@ def test_node_example_bug_survives_without_its_guarding_assertions(node_project)
     test.write_text(text)
     run = _mutate(node_project)
     assert run.returncode == 3, run.stdout + run.stderr
-    assert "SURVIVED: reasoning-emitted-when-empty" in run.stdout
+    assert re.search(r"SURVIVED +reasoning-emitted-when-empty", run.stdout), run.stdout

@@ -268,7 +268,7 @@ def test_console_names_what_needs_a_person_then_the_score() -> None:
     report = _report(KNOWN, MUTMUT)
     report["config"]["harness"]["runs"][0]["seconds"] = 660
     assert render_console(digest(report, THRESHOLDS)).splitlines() == [
-        "         FAILED  never-reached: harness/reference/demo.py:5",
+        "      UNREACHED  never-reached: harness/reference/demo.py:5",
         "                 unreached: why",
         "                 never-reached title",
         "                 covered by: test_demo.py::test_decode",

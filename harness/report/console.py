@@ -22,7 +22,8 @@ def _known_bugs(d: Digest) -> list[str]:
         engine = patched_by(m)
         if needs_attention(m):  # its details say what it is: beside its id goes where it patches
             result = as_result(file, m)
-            lines += result_lines(replace(result, title=":".join(map(str, result.location))), shown=SHOWN_LINES)
+            lines += result_lines(replace(result, title=":".join(map(str, result.location))), shown=SHOWN_LINES,
+                                  word=label(m))
         elif engine and not engine.startswith(_USUAL_ENGINE):
             lines.append(f"    {m['id']}: patched by {engine}")
     counts = Counter(label(m) for _, m in d.known_bugs)

@@ -17,14 +17,15 @@ from harness.report.ordering import groups, problems
 INDENT = " " * 17  # under the result's name
 
 
-def result_lines(result: Result, verbose: bool = False, shown: int | None = None) -> list[str]:
+def result_lines(result: Result, verbose: bool = False, shown: int | None = None, word: str = "") -> list[str]:
     """``STATUS  [level] name: title``, then its lines when it is a problem (all of them with ``verbose``).
 
-    ``shown``: at most this many lines under it, then how many more there are.
+    ``shown``: at most this many lines under it, then how many more there are. ``word``: the status
+    in the words of the result's own tool (a known bug's verdict: survived, invalid), if not its status.
     """
     where = f"[{result.level}] " if result.level else ""
     title = f": {result.title}" if result.title else ""
-    lines = [f"{result.status.upper():>15}  {where}{inline(result.name + title)}"]
+    lines = [f"{(word or result.status).upper():>15}  {where}{inline(result.name + title)}"]
     # A line of the text may hold line breaks (a quoted request): each becomes a line under the result.
     body = [inline(part) for line in (result.lines() if result.is_problem or verbose else [])
             for part in line.splitlines() or [""]]

@@ -44,7 +44,7 @@ def problem(value: Any, shape: Shape, path: str = "$") -> str | None:  # pragma:
     """Where and why ``value`` does not have ``shape``, as ``path: reason``; None when it has it."""
     kind = type(value)
     if _JSON_TYPES.get(kind) not in shape.types:
-        names = ", ".join(repr(name) for name in shape.types)  # pragma: no mutate (out of scope: `", ".join(repr(name) for name in shape.types)` -> *: error wording)
+        names = ", ".join(repr(name) for name in shape.types)  # pragma: no mutate (out of scope: `", ".join(repr(name) for name in shape.types)` -> `None`, `", "` -> `"XX, XX"`, `name` -> `None`: error wording)
         return f"{path}: {value!r} is not of type {names}"
     if kind is dict:
         for key, inner in shape.fields.items():

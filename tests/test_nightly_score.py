@@ -111,23 +111,20 @@ def test_exit_precedence() -> None:
     assert _first([EXIT_MUTMUT, 6]) == 6
 
 
-def test_an_interrupt_pytest_swallowed_still_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_interrupt_during_the_exploration_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
     import os
     import signal
 
     from harness.cli import nightly as command
 
-    def contracts_like_pytest(seed: int) -> tuple[bool, str]:
-        try:  # pytest, run in-process, turns the interrupt into an ordinary end of session
-            os.kill(os.getpid(), signal.SIGTERM)
-        except KeyboardInterrupt:
-            pass
-        return True, "1 run, 0 failed, 0 errors"
+    def exploration_interrupted(run, seed: int) -> tuple[bool, str]:
+        os.kill(os.getpid(), signal.SIGTERM)
+        return True, "1 run, 0 red"
 
     def must_not_run(*args):
         raise AssertionError("the run went on after the interrupt")
 
-    monkeypatch.setattr(command, "_contracts", contracts_like_pytest)
+    monkeypatch.setattr(command, "_explore", exploration_interrupted)
     monkeypatch.setattr(command, "_known_bugs", must_not_run)
     handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     try:

@@ -6,7 +6,7 @@ Exit codes (when several apply, the first listed wins):
   or naming a mutant mutmut does not make on its line,
   an unreadable report
 - 6  baseline red: the reference fails its contracts (nightly profile, or the known-bug baseline)
-- 7  mutmut could not run, or tested the unmutated code (the shadow guard)
+- 7  mutmut could not make its mutants
 - 5, 3, 4  a known bug stale or invalid, survived or unreached, timed out (as ``harness gate``)
 - 8  the mutation score is below the break threshold
 - 0  otherwise
@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-import tempfile
 import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from harness import exit_codes
+from harness.clip import clip
+from harness.config.hypothesis_profiles import registered_name
 from harness.cli.mutate import (
     BUNDLED_CATALOGUE,
     INTERRUPTED,
@@ -31,14 +30,14 @@ from harness.cli.mutate import (
 )
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.mutation.in_memory_executor import ContractsExecutor
-from harness.mutation.known_bug_run import BaselineRed, BaselineTimedOut, KnownBugRun
+from harness.mutation.known_bug_run import Baseline, BaselineRed, BaselineTimedOut, KnownBugRun
 from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
 from harness.nightly.equivalents import ExemptionError, load_exemptions
-from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, check_exemptions, run_mutmut
-from harness.nightly.shadow_guard import ShadowedRun
-from harness.outcomes.mutants import MutantResult
+from harness.nightly.generic_run import plan_generic, run_generic
+from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, check_exemptions, generate_mutants
+from harness.outcomes.mutants import RED, MutantResult
 from harness.outcomes.score import ThresholdError, Thresholds, load_thresholds
 from harness.processes import Children
 from harness.report.merge import merge_reports
@@ -48,50 +47,36 @@ from harness.report.stryker_json import ReportError, build_report, load_report
 PYPROJECT = Path("pyproject.toml")  # thresholds come from the directory the command runs in
 
 
-class _Interrupts:
-    """SIGINT and SIGTERM: remembered, then raised as KeyboardInterrupt.
-
-    Remembered because pytest, run in this process for the contracts, catches
-    the KeyboardInterrupt and returns as if the run had just ended.
-    """
-
-    def __init__(self) -> None:
-        self.seen = False
-        signal.signal(signal.SIGINT, self)
-        signal.signal(signal.SIGTERM, self)
-
-    def __call__(self, signum, frame) -> None:
-        self.seen = True
-        raise KeyboardInterrupt
-
-    def check(self) -> None:
-        if self.seen:
-            raise KeyboardInterrupt
+def _explore(run: KnownBugRun, seed: int) -> tuple[bool, str]:
+    """Every contract with its properties under the nightly profile and ``seed``, over every job: (green, tally)."""
+    outcome = run.explore(registered_name("nightly"), seed)
+    red = {t: e for t, e in outcome.tests.items() if e["outcome"] in RED}
+    tally = f"{len(outcome.tests)} run, {len(red)} red" + (", timed out" if outcome.timed_out else "")
+    for test, entry in sorted(red.items()):
+        print(f"  {entry['outcome'].upper()} {test}: {clip(entry['message'], 2000)}")
+    for error in outcome.collection_errors:
+        print(f"  ERROR {clip(error, 2000)}")
+    green = not red and not outcome.collection_errors and not outcome.timed_out and bool(outcome.tests)
+    return green, tally
 
 
-def _contracts(seed: int) -> tuple[bool, str]:
-    """The contracts under the ``nightly`` profile with ``seed``: (green, one-line tally)."""
-    from harness.cli.check import CheckOptions, run_check
-
-    with tempfile.TemporaryDirectory(prefix="harness-nightly-") as tmp:
-        junit = Path(tmp) / "contracts.xml"
-        code = run_check(CheckOptions(profile="nightly", junitxml=str(junit), seed=seed))
-        if not junit.exists():
-            return False, f"the contracts did not run (exit {code})"
-        suite = ET.parse(junit).getroot().find("testsuite")
-    counts = {k: int(suite.get(k, 0)) for k in ("tests", "failures", "errors")}
-    tally = f"{counts['tests']} run, {counts['failures']} failed, {counts['errors']} errors"
-    return code == 0, tally
-
-
-def _known_bugs(catalogue: Catalogue, children: Children, jobs: int, shard: Shard | None) -> list[MutantResult]:
+def _known_bugs(run: KnownBugRun, baseline: Baseline, catalogue: Catalogue, shard: Shard | None) -> list[MutantResult]:
     mutants = shard.select(catalogue.select(None)) if shard else catalogue.select(None)
-    # The workers stay warm for this phase only: the block ends them before mutmut starts.
-    with KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=jobs) as run:
-        baseline = run.baseline()
-        print(f"known bugs: baseline green ({len(baseline.outcome.tests)} contracts); {len(mutants)} known bugs")
-        with MutantProgress(len(mutants)) as progress:
-            return run.run(mutants, baseline, progress.advance)
+    print(f"known bugs: {len(mutants)}")
+    with MutantProgress(len(mutants)) as progress:
+        return run.run(mutants, baseline, progress.advance)
+
+
+def _generic(run: KnownBugRun, baseline: Baseline, children: Children, shard: Shard | None, seed: int) -> MutmutRun:
+    started = time.perf_counter()
+    generated = generate_mutants(Project.bundled(), children, shard)
+    plan = plan_generic(generated, baseline)
+    print(f"mutmut mutants: {len(generated.mutants)} of {generated.total} made in "
+          f"{time.perf_counter() - started:.0f}s; {len(plan.runnable)} run ({len(plan.records)} settled unrun)")
+    with MutantProgress(len(plan.runnable), label="mutmut mutants", misses_only=True) as progress:
+        result = run_generic(run, baseline, plan, seed, progress.advance)
+    print(f"mutmut mutants: done in {time.perf_counter() - started:.0f}s")
+    return result
 
 
 def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, seed: int | None) -> int:
@@ -108,28 +93,29 @@ def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, 
     jobs = jobs or os.cpu_count() or 1
     seed = random.SystemRandom().getrandbits(32) if seed is None else seed
     started = time.perf_counter()
-    interrupts = _Interrupts()
     print(f"nightly: hypothesis seed {seed} (replay with: harness nightly --hypothesis-seed {seed})")
     known: list[MutantResult] = []
     mutmut: MutmutRun | None = None
     codes: list[int] = []
     tally = "not run"
-    # Signals stay with _Interrupts (pytest runs in this process and would swallow them);
-    # the block still stops every child process, however the run ends.
-    with Children(handle_signals=False) as children:
+    # One set of warm workers serves every phase: the exploration, the baseline, the known bugs, mutmut's mutants;
+    # the block stops every child process, however the run ends (SIGINT and SIGTERM raise KeyboardInterrupt).
+    with Children() as children:
         try:
-            green, tally = _contracts(seed)
-            interrupts.check()
-            print(f"contracts (nightly profile, seed {seed}): {tally}")
-            if not green:
-                codes.append(exit_codes.BASELINE)
-            known = _known_bugs(catalogue, children, jobs, shard)
-            codes.append(exit_code(known))
-            mutmut = run_mutmut(Project.bundled(), children, jobs, shard)
+            with KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=jobs) as run:
+                green, tally = _explore(run, seed)
+                print(f"contracts (nightly profile, seed {seed}): {tally}")
+                if not green:
+                    codes.append(exit_codes.BASELINE)
+                baseline = run.baseline(reach=True)
+                print(f"baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured)")
+                known = _known_bugs(run, baseline, catalogue, shard)
+                codes.append(exit_code(known))
+                mutmut = _generic(run, baseline, children, shard, seed)
         except (BaselineRed, BaselineTimedOut) as exc:
             print(str(exc))
             codes.append(exit_codes.BASELINE if isinstance(exc, BaselineRed) else exit_codes.TIMEOUT)
-        except (ShadowedRun, MutmutFailed) as exc:
+        except MutmutFailed as exc:
             print(f"mutmut: {exc}")
             codes.append(exit_codes.MUTMUT)
         except KeyboardInterrupt:

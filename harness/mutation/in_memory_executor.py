@@ -80,6 +80,7 @@ class ContractsExecutor:
         self._copy: CopyExecutor | None = None
         self._copy_lock = threading.Lock()
         self._items: list[str] = []
+        self._properties: list[str] = []
         self._durations: dict[str, float] = {}  # each contract's baseline time: cheap ones run first
 
     # ------------------------------------------------------------ set-up, once per run
@@ -128,9 +129,14 @@ class ContractsExecutor:
                 raise KeyboardInterrupt from None
             raise EngineNotReady("collection", str(exc)) from None
         self._items = list(workers[0].ready["items"])
+        self._properties = list(workers[0].ready.get("properties", []))
 
     def collected(self) -> list[str]:
         return list(self._items)
+
+    def properties(self) -> list[str]:
+        """The collected contracts that are Hypothesis properties (the only ones more examples can change)."""
+        return list(self._properties)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -160,8 +166,13 @@ class ContractsExecutor:
             return reply, note
         raise AssertionError("unreachable")
 
-    def baseline(self, contracts: list[str] | None, budget: float | None) -> RunOutcome:
-        """Every collected contract (or those matching ``contracts``), split over the workers by module."""
+    def baseline(self, contracts: list[str] | None, budget: float | None, *, reach: bool = False,
+                 explore: dict | None = None) -> RunOutcome:
+        """Every collected contract (or those matching ``contracts``), split over the workers by module.
+
+        ``reach``: also measure the lines of the code under test each contract ran (``outcome.lines``);
+        ``explore`` (``{"profile", "seed"}``): the properties run under that profile and seed.
+        """
         items = [t for t in self._items if not contracts or any(matches(t, c) for c in contracts)]
         shares: list[list[str]] = [[] for _ in range(self.pool.size)]
         modules: dict[str, list[str]] = {}
@@ -175,7 +186,8 @@ class ContractsExecutor:
 
         def run_share(share: list[str]) -> RunOutcome:
             remaining = None if deadline is None else max(0.1, deadline - time.monotonic())
-            return self._outcome(*self._try({"kind": "baseline", "label": "baseline", "items": share}, remaining))
+            request = {"kind": "baseline", "label": "baseline", "items": share, "reach": reach, "explore": explore}
+            return self._outcome(*self._try(request, remaining))
 
         if len(shares) == 1:
             parts = [run_share(shares[0])]
@@ -197,6 +209,8 @@ class ContractsExecutor:
             outcome.collection_errors += part.collection_errors
             outcome.timed_out = outcome.timed_out or part.timed_out
             outcome.output_tail = outcome.output_tail or part.output_tail
+            for file, measured in part.lines.items():
+                _merge_lines(outcome.lines.setdefault(file, {"statements": [], "executed": {}}), measured)
         return outcome
 
     def _try(self, request: dict, budget: float | None):
@@ -205,7 +219,9 @@ class ContractsExecutor:
         except WorkerDied as exc:
             return None, str(exc)
 
-    def mutant(self, mutant: Mutant, patch: AppliedPatch, budget: float | None) -> RunOutcome:
+    def mutant(self, mutant: Mutant, patch: AppliedPatch, budget: float | None, *, any_kill: bool = False,
+               explore: dict | None = None) -> RunOutcome:
+        """One mutant; ``any_kill`` and ``explore`` as :func:`in_memory_mutant.run` takes them."""
         if self.mode == "copy":
             return self._in_copy(mutant, patch, budget, "asked for")
         request = {
@@ -218,6 +234,8 @@ class ContractsExecutor:
             "contracts": list(mutant.contracts),
             "durations": {t: d for t, d in self._durations.items() if any(matches(t, c) for c in mutant.contracts)},
             "mode": "reimport" if self.mode == "reimport" else None,
+            "any_kill": any_kill,
+            "explore": explore,
         }
         reply, note = self._try(request, budget)
         if reply is not None and isinstance(reply.result, dict) and "fallback" in reply.result:
@@ -235,6 +253,11 @@ class ContractsExecutor:
         outcome = self._copy.mutant(mutant, patch, budget)
         outcome.engine = f"{COPY} ({why})"
         return outcome
+
+    def _relative(self, filename: str) -> str:
+        """A file of the copy as the project names it (``harness/reference/x.py``)."""
+        path = Path(filename)
+        return path.relative_to(self.copy_root).as_posix() if path.is_relative_to(self.copy_root) else filename
 
     def _outcome(self, reply: Reply | None, note: str) -> RunOutcome:
         """A worker's reply as a run outcome; anything malformed or missing is an error of the run, never a crash."""
@@ -258,13 +281,23 @@ class ContractsExecutor:
             errors = [str(e) for e in result["errors"]]
             engine = str(result.get("engine", ""))
             engine_note = str(result.get("engine_note", ""))
+            lines = {self._relative(str(f)): {"statements": [int(n) for n in m["statements"]],
+                              "executed": {str(n): [str(c) for c in cs] for n, cs in m["executed"].items()}}
+                     for f, m in result.get("lines", {}).items()}
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             outcome.collection_errors = [
                 f"the contract run sent malformed results ({type(exc).__name__}: {exc}; {exit_text(reply.exit)})"
             ]
             return outcome
-        outcome.tests, outcome.collection_errors = tests, errors
+        outcome.tests, outcome.collection_errors, outcome.lines = tests, errors, lines
         outcome.engine = "; ".join(p for p in (engine + (f" ({engine_note})" if engine_note else ""), note) if p)
         # The engine's own time: the whole round trip less what the contracts themselves took.
         outcome.overhead = max(0.0, reply.wall - sum(e["duration"] for e in tests.values()))
         return outcome
+
+
+def _merge_lines(into: dict, measured: dict) -> None:
+    """One worker's line reach added to the run's: forks of one worker measured different contracts."""
+    into["statements"] = sorted(set(into["statements"]) | set(measured["statements"]))
+    for line, contracts in measured["executed"].items():
+        into["executed"][line] = sorted(set(into["executed"].get(line, [])) | set(contracts))

@@ -11,7 +11,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from . import contract_loop, in_memory_patch
+from . import contract_loop, fork_settings, in_memory_patch
 from .in_memory_patch import Reach
 from .outcome_recorder import OutcomeRecorder
 from .warm_index import WarmIndex
@@ -23,7 +23,11 @@ class Fallback(Exception):
 
 def run(request: dict, session, recorder: OutcomeRecorder, index: WarmIndex, ran_before_fork: set,
         root: str, reload_adapter: Callable[[], None]) -> dict:
-    """The mutant's result: its tests, errors, and the way it was applied (``engine``, ``engine_note``)."""
+    """The mutant's result: its tests, errors, and the way it was applied (``engine``, ``engine_note``).
+
+    ``any_kill`` in the request: its ``contracts`` are exact ids and the first kill by any settles the run
+    (a generic mutant); ``explore``: only the properties run, under another profile and seed (a retry).
+    """
     filename = request["file"]
     original = index.originals.get(filename) or Path(filename).read_text(encoding="utf-8")
     result = {"tests": recorder.tests, "errors": [], "engine": "", "engine_note": ""}
@@ -67,8 +71,15 @@ def run(request: dict, session, recorder: OutcomeRecorder, index: WarmIndex, ran
     in_memory_patch.show_patched_source(filename, request["patched"])
     everyone = in_memory_patch.EVERYONE in Reach.hits
     contracts = request["contracts"]
-    contract_loop.run(session, recorder, contract_loop.plan(session.items, contracts, request.get("durations")),
-                      True, len(contracts))
+    any_kill = bool(request.get("any_kill"))
+    items = session.items
+    explore = request.get("explore")
+    if explore:
+        # A retry with more examples: only the properties can find anything the first run did not.
+        items = fork_settings.property_items(items)
+        fork_settings.explore(items, explore["profile"], explore["seed"])
+    contract_loop.run(session, recorder, contract_loop.plan(items, contracts, request.get("durations"), any_kill),
+                      True, 1 if any_kill else len(contracts))
     if everyone:
         for entry in recorder.tests.values():
             entry["reached"] = True

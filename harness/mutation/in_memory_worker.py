@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest  # not from the project: importing it never pulls in the unpatched copy
 
-from . import contract_loop, in_memory_mutant, warm_index
+from . import contract_loop, fork_settings, in_memory_mutant, warm_index
 from .outcome_recorder import OutcomeRecorder
 from .preload import import_tree
 from .warm_fork import WarmFork
@@ -60,6 +60,7 @@ class InMemoryWorker(OutcomeRecorder):
             self.fork.not_ready(exc.kind, str(exc))
             return True
         self.fork.ready(items=[item.nodeid for item in session.items],
+                        properties=[item.nodeid for item in fork_settings.property_items(session.items)],
                         reimport_blockers=self.index.reimport_blockers)
         self.fork.serve(self._job)
         os._exit(0)  # nothing of the session needs tearing down: no test ran in this process
@@ -90,7 +91,7 @@ class InMemoryWorker(OutcomeRecorder):
                     f"the project ({expected}): an installed copy shadows it",
                 )
         if not self.spec.get("shrink", True):
-            _skip_shrinking(session.items)
+            fork_settings.skip_shrinking(session.items)
         # The recorder words a failure from its exception, never from pytest's report text. Its default
         # long form reads the source and formats the arguments of every frame, which costs more than many
         # contracts do; the one-line form does neither. Collection is done.
@@ -101,38 +102,37 @@ class InMemoryWorker(OutcomeRecorder):
     def _job(self, request: dict) -> dict:
         """One request, in the fork."""
         if request["kind"] == "baseline":
-            chosen = set(request["items"]) if request.get("items") is not None else None
-            items = [i for i in self.session.items if chosen is None or i.nodeid in chosen]
-            contract_loop.run(self.session, self, contract_loop.plan(items, None), False, 0)
-            return {"tests": self.tests, "errors": [], "engine": "", "engine_note": ""}
+            return self._baseline(request)
         try:
             return in_memory_mutant.run(request, self.session, self, self.index, self.ran_before_fork, self.root,
                                         self._reload_adapter)
         except in_memory_mutant.Fallback as exc:
             return {"fallback": str(exc)}
 
+    def _baseline(self, request: dict) -> dict:
+        """The chosen contracts as they are; ``explore`` runs the properties under another profile and seed,
+        ``reach`` measures the lines each contract ran (:mod:`line_reach`)."""
+        chosen = set(request["items"]) if request.get("items") is not None else None
+        items = [i for i in self.session.items if chosen is None or i.nodeid in chosen]
+        explore = request.get("explore")
+        if explore:
+            fork_settings.explore(items, explore["profile"], explore["seed"])
+        result = {"tests": self.tests, "errors": [], "engine": "", "engine_note": ""}
+        plan = contract_loop.plan(items, None)
+        if not request.get("reach"):
+            contract_loop.run(self.session, self, plan, False, 0)
+            return result
+        from .line_reach import LineReach  # coverage is imported only by the fork that measures
+
+        with LineReach(self.spec["code_dirs"]) as reach:
+            contract_loop.run(self.session, self, plan, False, 0, reach.switch)
+        result["lines"] = reach.result()
+        return result
+
     def _reload_adapter(self) -> None:
         plugin = sys.modules["harness.plugin"]
         plugin.run_state(self.session.config).forget_adapter()  # the re-import replaced the loaded adapter
         plugin.adapter_under_test(self.session.config)
-
-
-def _skip_shrinking(items) -> None:
-    """A mutant run needs a failing example, not the smallest one: Hypothesis stops at the first it finds.
-
-    The search itself is unchanged (the ``ci`` profile is derandomized), so the
-    same examples run and the same failure is found; only its minimisation is
-    skipped, which is most of what a failing property test costs.
-    """
-    from hypothesis import Phase, settings
-
-    for item in items:
-        function = getattr(item, "obj", None)
-        current = getattr(function, "_hypothesis_internal_use_settings", None)
-        if current is not None and Phase.shrink in current.phases:
-            function._hypothesis_internal_use_settings = settings(
-                current, phases=[p for p in current.phases if p not in (Phase.shrink, Phase.explain)]
-            )
 
 
 class _NotReady(Exception):

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 from harness.clip import clip
 from harness.mutation.catalogue import CatalogueError
 from harness.mutation.copy_executor import PerCopyExecutor
 from harness.mutation.in_memory_executor import ContractsExecutor
-from harness.mutation.patch import StalePatch, apply_patch
+from harness.mutation.patch import AppliedPatch, StalePatch, apply_patch
 from harness.mutation.reach import mark_reached
 from harness.mutation.verdict import decide
 from harness.mutation.workspace import Project
 from harness.outcomes.mutants import RED, Mutant, MutantResult, RunOutcome, Verdict, matches
+
+T = TypeVar("T")
 
 MIN_TIMEOUT = 30.0
 TIMEOUT_FACTOR = 5.0
@@ -106,12 +108,14 @@ class KnownBugRun:
             self.executor.prepare(self.project, self.jobs)
             self._prepared = True
 
-    def baseline(self) -> Baseline:
+    def baseline(self, reach: bool = False) -> Baseline:
+        """The unpatched run; ``reach``: it also measures the lines each contract ran (``outcome.lines``)."""
         self.prepare()
         known = self.executor.collected()
         if known is not None and self.baseline_contracts:
             self._check_names(self.baseline_contracts, known)
-        outcome = self.executor.baseline(self.baseline_contracts, self.baseline_timeout)
+        options = {"reach": True} if reach else {}
+        outcome = self.executor.baseline(self.baseline_contracts, self.baseline_timeout, **options)
         if outcome.timed_out:
             raise BaselineTimedOut(outcome, self.baseline_timeout)
         red = outcome.collection_errors or any(
@@ -120,6 +124,11 @@ class KnownBugRun:
         if red or not outcome.tests:
             raise BaselineRed(outcome)
         return Baseline(outcome)
+
+    def explore(self, profile: str, seed: int) -> RunOutcome:
+        """Every contract, its properties under ``profile`` with ``seed``, over every job; red is the caller's to judge."""
+        self.prepare()
+        return self.executor.baseline(None, None, explore={"profile": profile, "seed": seed})
 
     @staticmethod
     def _check_names(contracts: list[str], known: list[str], owner: str = "") -> None:
@@ -139,19 +148,24 @@ class KnownBugRun:
         self, mutants: list[Mutant], baseline: Baseline, on_result: Callable[[MutantResult], None]
     ) -> list[MutantResult]:
         self.check_contracts(mutants, baseline)
-        results: dict[str, MutantResult] = {}
+        return self.map(mutants, lambda m: self.run_one(m, baseline), on_result)
+
+    def map(self, items: list[T], one: Callable[[T], MutantResult],
+            on_result: Callable[[MutantResult], None]) -> list[MutantResult]:
+        """``one`` over ``items``, ``jobs`` at a time, results in the order of ``items``; an interrupt stops every run."""
+        results: dict[int, MutantResult] = {}
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            futures = {pool.submit(self.run_one, m, baseline): m for m in mutants}
+            futures = {pool.submit(one, item): n for n, item in enumerate(items)}
             try:
                 for future in as_completed(futures):
                     result = future.result()
-                    results[result.mutant.id] = result
+                    results[futures[future]] = result
                     on_result(result)
             except BaseException:
                 self.executor.children.stop_all()
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
-        return [results[m.id] for m in mutants]
+        return [results[n] for n in range(len(items))]
 
     def run_one(self, mutant: Mutant, baseline: Baseline) -> MutantResult:
         source = self.project.read(mutant.file)
@@ -161,8 +175,19 @@ class KnownBugRun:
             patch = apply_patch(source, mutant.find, mutant.replace, python=mutant.file.endswith(".py"))
         except StalePatch as exc:
             return MutantResult(mutant, Verdict.STALE, f"{mutant.file}: {exc}", source=source)
+        return self.run_patched(mutant, patch, source, baseline)
+
+    def run_patched(self, mutant: Mutant, patch: AppliedPatch, source: str, baseline: Baseline, *,
+                    any_kill: bool = False, explore: dict | None = None) -> MutantResult:
+        """One mutant already applied to ``source``, judged by the verdict rule.
+
+        ``any_kill``: ``mutant.contracts`` are exact contract ids and the first kill by any settles it
+        (a generic mutant); ``explore``: its properties run under that profile and seed (a retry).
+        """
         budget = self.timeout or baseline.budget(list(mutant.contracts))
-        outcome = self.executor.mutant(mutant, patch, budget)
+        options = {"any_kill": True} if any_kill else {}
+        options.update({"explore": explore} if explore else {})
+        outcome = self.executor.mutant(mutant, patch, budget, **options)
         result = MutantResult(
             mutant,
             Verdict.TIMEOUT,

@@ -21,10 +21,16 @@ _STYLE = {
 
 
 class MutantProgress:
-    """Use as a context manager; call :meth:`advance` with each result."""
+    """Use as a context manager; call :meth:`advance` with each result.
 
-    def __init__(self, total: int, stream=None) -> None:
+    ``misses_only`` (a run of many generic mutants): only results that are not kills get a line of their
+    own, and a plain stream gets a tally line every tenth of the run.
+    """
+
+    def __init__(self, total: int, stream=None, label: str = "mutants", misses_only: bool = False) -> None:
         self.total = total
+        self.label = label
+        self.misses_only = misses_only
         self.stream = stream or sys.stdout
         self.counts: Counter[Verdict] = Counter()
         self.done = 0
@@ -34,7 +40,7 @@ class MutantProgress:
     def __enter__(self) -> MutantProgress:
         if self.live:
             self._progress = Progress(
-                TextColumn("mutants"),
+                TextColumn(self.label),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[counts]}"),
@@ -51,13 +57,20 @@ class MutantProgress:
     def advance(self, result: MutantResult) -> None:
         self.done += 1
         self.counts[result.verdict] += 1
+        shown = not (self.misses_only and result.verdict is Verdict.KILLED)
         line = f"[{self.done}/{self.total}] {result.verdict.value:<9} {result.mutant.id} ({result.duration:.1f}s)"
         if self._progress is not None:
             style = _STYLE[result.verdict]
-            self._progress.console.print(f"[{style}]{result.verdict.value:<9}[/] {result.mutant.id}", highlight=False)
+            if shown:
+                self._progress.console.print(f"[{style}]{result.verdict.value:<9}[/] {result.mutant.id}",
+                                             highlight=False)
             self._progress.update(self._task, advance=1, counts=self._counts())
-        else:
+            return
+        if shown:
             print(line, file=self.stream, flush=True)
+        step = max(1, self.total // 10)
+        if self.misses_only and (self.done % step == 0 or self.done == self.total):
+            print(f"{self.label}: {self.done}/{self.total} ({self._counts()})", file=self.stream, flush=True)
 
     def __exit__(self, *exc_info) -> None:
         if self._progress is not None:

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import harness
+from harness.nightly.locate import Change
 
 EQUIVALENT = "equivalent"
 OUT_OF_SCOPE = "out of scope"
@@ -162,6 +163,22 @@ def strip(source: str, exemptions: Iterable[Exemption]) -> str:
 def by_line(exemptions: Iterable[Exemption]) -> dict[tuple[str, int], Exemption]:
     """(file, line) -> the exemption on it."""
     return {(e.file, e.line): e for e in exemptions}
+
+
+def exemption_for(change: Change | None, source: str, exemptions: dict[tuple[str, int], Exemption], file: str
+                  ) -> tuple[Exemption | None, Covered | None]:
+    """The pragma naming this mutant, and its entry that does: one on the changed line, naming the text the line becomes.
+
+    ``source`` is the text mutmut mutated (pragmas stripped); (None, None) when no pragma names it.
+    """
+    if change is None or change.start.line != change.end.line or "\n" in change.replacement:
+        return None, None
+    exemption = exemptions.get((file, change.start.line))
+    if exemption is None:
+        return None, None
+    line = source.splitlines()[change.start.line - 1]
+    mutated = line[: change.start.column - 1] + change.replacement + line[change.end.column - 1 :]
+    return exemption, exemption.covering(mutated)
 
 
 def snippet(source: str, line: int) -> str:

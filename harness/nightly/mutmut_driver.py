@@ -1,4 +1,4 @@
-"""Runs inside the isolated copy: mutmut over the reference, then its results as JSON.
+"""Runs inside the isolated copy: mutmut's generator over the reference, its mutants as JSON.
 
 Started as a script (``python mutmut_driver.py SPEC_JSON``) with the copy as
 the working directory, where ``pyproject.toml`` holds mutmut's configuration;
@@ -6,18 +6,17 @@ the working directory, where ``pyproject.toml`` holds mutmut's configuration;
 mutmut makes on each exempted line, for the exemptions' check (see
 ``harness.nightly.equivalents``).
 
-It lists every mutant mutmut will make, keeps this shard's share (every n-th
-name in sorted order, from the k-th), runs mutmut's own ``run`` command on
-exactly those, and writes one record per mutant from mutmut's output files
-(``mutants/*.py.meta``, ``mutants/mutmut-stats.json``): mutmut's status, its
-diff, the contracts that ran the mutated function and the one that killed
-it. Listing the mutants, those of an exempted line and rendering a
-diff have no command of their own: those call mutmut's functions, which is why
-``pyproject.toml`` pins mutmut and ``tests/test_nightly_mutmut_slice.py`` and
-``tests/test_nightly_exemptions.py`` run them for real.
+It makes every mutant mutmut makes (:func:`generate`: mutmut's name, its
+function and its diff), keeps this shard's share (every n-th name in sorted
+order, from the k-th) and writes them out; the harness runs them
+(:mod:`harness.nightly.generic_run`). Listing the mutants, those of an
+exempted line and rendering a diff have no command of their own: those call
+mutmut's functions, which is why ``pyproject.toml`` pins mutmut and
+``tests/test_nightly_mutmut_slice.py`` and ``tests/test_nightly_exemptions.py``
+hold them against mutmut's own.
 
-Only the standard library and mutmut are imported: this file must not pull the
-unmutated package in ahead of mutmut's copy.
+Only the standard library, libcst and mutmut are imported: the shard rule is
+loaded from its file, not through the ``harness`` package.
 """
 
 from __future__ import annotations
@@ -25,19 +24,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-
-
-def mutant_names() -> list[str]:
-    """Every mutant mutmut generates for the configured files, sorted."""
-    from mutmut.mutation.file_mutation import mutate_file_contents
-    from mutmut.utils.file_utils import walk_mutatable_files
-    from mutmut.utils.format_utils import get_mutant_name
-
-    names: list[str] = []
-    for path in walk_mutatable_files():
-        mutated = mutate_file_contents(str(path), path.read_text(encoding="utf-8"))
-        names += [get_mutant_name(path, name) for name in mutated.mutant_names]
-    return sorted(names)
 
 
 def _shard_type():
@@ -57,64 +43,52 @@ def select(names: list[str], shard: str | None) -> list[str]:
     return _shard_type().parse(shard).select(names) if shard else names
 
 
-def run(names: list[str], jobs: int, everything: bool) -> None:
-    from mutmut.__main__ import cli
+def generate() -> list[dict]:
+    """Every mutant mutmut makes for the configured files, as mutmut names and diffs it, sorted by name.
 
-    # Naming no mutant runs them all; naming them is how a shard runs its share.
-    cli.main(["run", "--max-children", str(jobs), *([] if everything else names)], "mutmut", standalone_mode=False)
-
-
-def _kill(probe: Path, name: str) -> dict:
-    path = probe / "kills" / name
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-
-
-def _meta_files() -> list[tuple[Path, dict]]:
-    """(source path, data) of every meta file mutmut wrote: its output, one JSON file per mutated source."""
-    root = Path("mutants")
-    found = []
-    for meta in sorted(root.rglob("*.py.meta")):
-        source = meta.relative_to(root).with_suffix("")  # x/y.py.meta -> x/y.py
-        found.append((source, json.loads(meta.read_text(encoding="utf-8"))))
-    return found
-
-
-def export(names: list[str], probe: Path) -> list[dict]:
-    """One record per mutant of ``names``, read from mutmut's output files.
-
-    Statuses and durations come from the ``mutants/*.py.meta`` files and the
-    contracts that ran each function from ``mutants/mutmut-stats.json``; the
-    diff and the naming helpers are mutmut's own (pinned version;
-    ``tests/test_nightly_mutmut_slice.py`` runs the whole path for real).
+    mutmut's generator makes the mutations; the names and diffs follow mutmut's
+    own rules (a function's mutants numbered in the order they are made; the
+    diff of the function against its mutant, as ``mutmut show`` prints it),
+    without writing the trampolined copy mutmut's runner needs.
+    ``tests/test_nightly_mutmut_slice.py`` holds both against mutmut's own.
     """
-    from mutmut.mutation.diff_apply import get_diff_for_mutant
-    from mutmut.stats import status_by_exit_code
-    from mutmut.utils.format_utils import mangled_name_from_mutant_name, orig_function_and_class_names_from_key
+    from difflib import unified_diff
 
-    stats_file = Path("mutants") / "mutmut-stats.json"
-    stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.exists() else {}
-    tests_by_function = stats.get("tests_by_mangled_function_name", {})
-    wanted = set(names)
+    import libcst as cst
+    from mutmut.mutation.file_mutation import create_mutations, deep_replace, group_by_top_level_node
+    from mutmut.mutation.trampoline_templates import mangle_function_name
+    from mutmut.utils.file_utils import walk_mutatable_files
+    from mutmut.utils.format_utils import get_mutant_name
+
+    def code(function) -> list[str]:
+        return cst.Module([function]).code.strip().split("\n")
+
     records = []
-    for path, data in _meta_files():
-        durations = data.get("durations_by_key", {})
-        for name, exit_code in data.get("exit_code_by_key", {}).items():
-            if name not in wanted:
+    for path in walk_mutatable_files():
+        module, mutations, *_ = create_mutations(str(path), path.read_text(encoding="utf-8"))
+        grouped = group_by_top_level_node(mutations)
+        functions = []
+        for statement in module.body:
+            if isinstance(statement, cst.FunctionDef):
+                functions.append((statement, None))
+            elif isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock):
+                functions += [(m, statement.name.value) for m in statement.body.body if isinstance(m, cst.FunctionDef)]
+        for function, cls in functions:
+            made = grouped.get(function)
+            if not made:
                 continue
-            function, cls = orig_function_and_class_names_from_key(name)
-            records.append(
-                {
-                    "name": name,
+            mangled = mangle_function_name(name=function.name.value, class_name=cls) + "__mutmut"
+            original = code(function)
+            for i, mutation in enumerate(made):
+                mutant = code(deep_replace(function, mutation.original_node, mutation.mutated_node))
+                diff = "\n".join(unified_diff(original, mutant, fromfile=str(path), tofile=str(path), lineterm=""))
+                records.append({
+                    "name": get_mutant_name(path, f"{mangled}_{i + 1}"),
                     "file": path.as_posix(),
-                    "function": f"{cls}.{function}" if cls else function,
-                    "status": status_by_exit_code[exit_code],
-                    "duration": durations.get(name),
-                    "diff": get_diff_for_mutant(name, path=path),
-                    "covered_by": sorted(tests_by_function.get(mangled_name_from_mutant_name(name), ())),
-                    "kill": _kill(probe, name),
-                }
-            )
-    return records
+                    "function": f"{cls}.{function.name.value}" if cls else function.name.value,
+                    "diff": diff,
+                })
+    return sorted(records, key=lambda r: r["name"])
 
 
 def mutated_lines(requests: list[dict]) -> list[list[str]]:
@@ -135,16 +109,14 @@ def mutated_lines(requests: list[dict]) -> list[list[str]]:
 
 def main(spec_path: str) -> int:
     # sys.path[0] is this script's directory inside the installed package: drop it,
-    # so nothing there can stand in for a module mutmut or the contracts import.
+    # so nothing there can stand in for a module mutmut imports.
     del sys.path[0]
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
-    names = mutant_names()
-    selected = select(names, spec["shard"])
-    Path(spec["selected"]).write_text(json.dumps(selected), encoding="utf-8")
-    if selected:
-        run(selected, spec["jobs"], everything=selected == names)
-    records = export(selected, Path(spec["probe"]))
-    Path(spec["out"]).write_text(json.dumps({"total": len(names), "mutants": records}), encoding="utf-8")
+    records = generate()
+    names = [r["name"] for r in records]
+    chosen = set(select(names, spec["shard"]))
+    mutants = [r for r in records if r["name"] in chosen]
+    Path(spec["out"]).write_text(json.dumps({"total": len(names), "mutants": mutants}), encoding="utf-8")
     return 0
 
 

@@ -99,6 +99,7 @@ class RunOutcome:
     reach_measured: bool = False  # True: each test entry already says whether it reached the patch (markers)
     engine: str = ""  # how the patch was applied, and why when it fell back
     overhead: float | None = None  # seconds the engine spent on this mutant beyond the contracts' own time
+    lines: dict[str, dict] = field(default_factory=dict)  # a baseline's line reach: file -> statements, executed
 
 
 def matches(test_id: str, contract: str) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 import harness
-from harness.nightly.equivalents import EQUIVALENT, OUT_OF_SCOPE, Exemption, by_line, strip
+from harness.nightly.equivalents import EQUIVALENT, OUT_OF_SCOPE, Exemption, by_line, exemption_for, strip
 from harness.nightly.locate import Change, function_range, locate
 from harness.outcomes.mutants import MutantResult, Position, Verdict
 from harness.outcomes.score import Thresholds, report_status
@@ -103,18 +103,6 @@ def _short(code: str, limit: int = 60) -> str:
     return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
 
 
-def _exemption(change: Change | None, source: str, exemptions: dict[tuple[str, int], Exemption], file: str):
-    """The exemption whose pragma names this mutant: one on the changed line, naming the text the line becomes."""
-    if change is None or change.start.line != change.end.line or "\n" in change.replacement:
-        return None, None
-    exemption = exemptions.get((file, change.start.line))
-    if exemption is None:
-        return None, None
-    line = source.splitlines()[change.start.line - 1]
-    mutated = line[: change.start.column - 1] + change.replacement + line[change.end.column - 1 :]
-    return exemption, exemption.covering(mutated)
-
-
 def mutmut_entry(mutant: MutmutMutant, source: str, exemptions: dict[tuple[str, int], Exemption]) -> Entry:
     """One mutmut mutant, located in ``source`` (the text mutmut mutated); one a pragma names says so.
 
@@ -124,13 +112,15 @@ def mutmut_entry(mutant: MutmutMutant, source: str, exemptions: dict[tuple[str, 
     reason = f"mutmut: {mutant.status}"
     status = report_status(mutant.status)
     change = _change(mutant, source)
-    exempt, covered = _exemption(change, source, exemptions, mutant.file)
+    exempt, covered = exemption_for(change, source, exemptions, mutant.file)
     own = {}
     if covered is not None:
         own = {"exemption": {"kind": exempt.kind, "reason": exempt.reason, "where": exempt.where,
                              "mutmut": mutant.status}}
         reason = f"{exempt.kind}: {exempt.reason} ({reason}; {exempt.where} {covered.text()})"
         status = "Ignored" if exempt.kind == EQUIVALENT else status
+    if mutant.how:
+        reason += "\n" + mutant.how
     if mutant.kill_message:
         reason += "\n" + mutant.kill_message
     if change is None:

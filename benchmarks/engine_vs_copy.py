@@ -1,4 +1,4 @@
-"""The warm in-memory engine against the copy-per-mutant path, and against mutmut, side by side.
+"""The warm in-memory engine against the copy-per-mutant path, side by side.
 
 Every repeat runs, one after the other on the same machine, on the bundled
 reference and catalogue:
@@ -13,15 +13,16 @@ reference and catalogue:
    re-import fallback forced on every bug, and for the copy path (every
    ``--copy-sample``-th bug);
 4. per-mutant cost, contracts included, one job: the known bugs through the
-   warm engine (wall / bugs, workers already warm) and mutmut on a slice of its
-   own mutants of the reference with every contract as its suite (wall of the
-   mutmut run / mutants tested, as ``benchmarks/mutmut_vs_known_bugs.py``).
+   warm engine (wall / bugs, workers already warm).
 
-    python benchmarks/engine_vs_copy.py [--repeat 3] [--jobs 2] [--mutmut-shard 1/8] [--no-mutmut]
+The engine against plain mutmut, both with their setup, is
+``benchmarks/nightly_vs_mutmut.py``.
+
+    python benchmarks/engine_vs_copy.py [--repeat 3] [--jobs 2]
 
 Prints every run, then medians and the ratios the engine is held to: gate
 wall time old/new >= 3.5; median overhead <= 20 ms in memory and <= 350 ms on
-the fallback; mutmut's cost per mutant over the engine's > 1 (aim 3). Machines
+the fallback. Machines
 here are noisy: quote the ratios, and medians of several repeats.
 """
 
@@ -71,16 +72,6 @@ def overheads(project: Project, executor, mutants) -> tuple[dict[str, float], di
     return spent, engines, per_mutant
 
 
-def mutmut_per_mutant(project: Project, shard: str) -> tuple[float, int]:
-    from harness.mutation.shard import Shard
-    from harness.nightly.mutmut_run import run_mutmut
-
-    started = time.perf_counter()
-    with Children() as children:
-        result = run_mutmut(project, children, 1, Shard.parse(shard), say=lambda line: None)
-    return (time.perf_counter() - started) / len(result.mutants), len(result.mutants)
-
-
 def say(line: str) -> None:
     print(f"  [{time.strftime('%H:%M:%S')}] {line}", flush=True)
 
@@ -93,8 +84,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--mutmut-shard", default="1/8", metavar="K/N")
-    parser.add_argument("--no-mutmut", action="store_true", help="skip the mutmut comparison")
     parser.add_argument("--copy-sample", type=int, default=3, metavar="N",
                         help="the copy path's overhead on every N-th bug only (it costs seconds a bug)")
     args = parser.parse_args()
@@ -114,7 +103,7 @@ def main() -> None:
 def _compare(project: Project, args: argparse.Namespace) -> None:
     mutants = list(load_catalogue(project.root / "harness" / "mutants.toml").mutants)
     rows: dict[str, list[float]] = {k: [] for k in (
-        "new", "old", "swap", "fallback-auto", "reimport", "copy", "engine-per-mutant", "mutmut-per-mutant")}
+        "new", "old", "swap", "fallback-auto", "reimport", "copy", "engine-per-mutant")}
     for n in range(1, args.repeat + 1):
         with Children() as children:
             rows["new"].append(gate_wall(project, ContractsExecutor(children), mutants, args.jobs))
@@ -142,10 +131,6 @@ def _compare(project: Project, args: argparse.Namespace) -> None:
             + f", {ms(rows['reimport'][-1])} re-import forced on all, {ms(rows['copy'][-1])} copy; "
             f"{per_mutant:.3f} s per bug (1 job, contracts included)"
         )
-        if not args.no_mutmut:
-            cost, count = mutmut_per_mutant(project, args.mutmut_shard)
-            rows["mutmut-per-mutant"].append(cost)
-            line += f"; mutmut {cost:.3f} s per mutant ({count} mutants)"
         print(line, flush=True)
     med = {k: statistics.median(v) for k, v in rows.items() if v}
     print(f"\nmedians of {args.repeat} runs, {len(mutants)} known bugs:")
@@ -153,11 +138,6 @@ def _compare(project: Project, args: argparse.Namespace) -> None:
           f"ratio old/new {med['old'] / med['new']:.2f} (goal >= 3.5)")
     print(f"  engine overhead per mutant: code swap {ms(med['swap'])} (goal <= 20 ms); fallback (re-import on "
           f"every bug) {ms(med['reimport'])} (goal <= 350 ms); copy path {ms(med['copy'])}")
-    if "mutmut-per-mutant" in med:
-        print(f"  per mutant, contracts included, 1 job: engine {med['engine-per-mutant']:.3f} s, mutmut "
-              f"{med['mutmut-per-mutant']:.3f} s, ratio mutmut/engine "
-              f"{med['mutmut-per-mutant'] / med['engine-per-mutant']:.2f} (goal > 1, aim 3)")
-
 
 if __name__ == "__main__":
     main()

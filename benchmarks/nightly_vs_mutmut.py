@@ -1,0 +1,131 @@
+"""`harness nightly` against plain `mutmut run` on the same reference and contracts, side by side, with verdicts.
+
+Both sides include their own setup: the nightly's whole run (exploration,
+baseline, known bugs, mutmut's mutants through the warm engine, reports) and
+its mutmut phase alone; plain mutmut's whole `mutmut run` (its copy, stats
+run, clean run and every mutant) in an isolated copy of the installed
+package, configured with the contracts as its test suite under the gate's
+profile. The plain copy has the reference's exemption pragmas stripped, as
+the nightly's has, so both make the same mutants under the same names and
+the verdicts compare one to one (a user's own run would honour the pragmas
+and skip their lines' mutants).
+
+    python benchmarks/nightly_vs_mutmut.py [--jobs 2] [--repeat 1] [--seed 12345]
+
+Prints wall and CPU seconds per side (medians over the repeats), the ratios,
+and every mutant whose verdict differs, with both reasons.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from harness.adapter import DEFAULT_SPEC, ENV_VAR
+from harness.mutation.workspace import Project, Workspace
+from harness.nightly.equivalents import load_exemptions, strip
+
+CONFIG = """\
+[tool.mutmut]
+source_paths = ["harness"]
+only_mutate = ["harness/reference/*"]
+pytest_add_cli_args_test_selection = ["harness/contracts"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "--harness-profile", "ci"]
+"""
+# mutmut's status names by exit code, as mutmut.stats reads them.
+STATUSES = "from mutmut.stats import status_by_exit_code as s; import json; print(json.dumps(s))"
+
+
+def timed(args: list[str], cwd: Path, env: dict) -> tuple[float, float, str]:
+    """(wall, CPU of the process and its children, output) of one command run to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode not in (0, 8):  # 8: below the nightly's break threshold, still a full run
+        raise SystemExit(f"{args[:3]} ended with {done.returncode}:\n{done.stdout[-3000:]}")
+    return wall, cpu, done.stdout
+
+
+def nightly(jobs: int, seed: int) -> tuple[float, float, float, dict[str, str]]:
+    """(wall, CPU, the mutmut phase's wall, mutant name -> status) of one `harness nightly`."""
+    with tempfile.TemporaryDirectory(prefix="bench-nightly-") as tmp:
+        args = [sys.executable, "-m", "harness", "nightly", "--jobs", str(jobs), "--hypothesis-seed", str(seed),
+                "--report-dir", tmp]
+        wall, cpu, out = timed(args, Path(tmp), dict(os.environ))
+        phase = float(re.search(r"mutmut mutants: done in (\d+)s", out).group(1))
+        report = json.loads((Path(tmp) / "mutation-report.json").read_text(encoding="utf-8"))
+    statuses = {m["id"]: m["statusReason"].split("\n")[0] for f in report["files"].values() for m in f["mutants"]
+                if "__mutmut_" in m["id"]}
+    return wall, cpu, phase, {name: _mutmut_word(reason) for name, reason in statuses.items()}
+
+
+def _mutmut_word(reason: str) -> str:
+    """The mutmut status a nightly reason names (``mutmut: killed``, or an exemption's ``(mutmut: survived; ...``)."""
+    return re.search(r"mutmut: ([a-z ]+)", reason).group(1)
+
+
+def plain_mutmut(jobs: int) -> tuple[float, float, dict[str, str]]:
+    """(wall, CPU, mutant name -> status) of one plain `mutmut run`."""
+    project = Project.bundled()
+    exemptions = load_exemptions()
+    with Workspace(project, "bench-mutmut") as ws:
+        ws.write("pyproject.toml", CONFIG)
+        for file in sorted({e.file for e in exemptions}):
+            ws.write(file, strip(project.read(file) or "", [e for e in exemptions if e.file == file]))
+        (ws.root / "mutants").mkdir()
+        # mutmut's copy first on the path, so the contracts import the mutated reference, not the installed one.
+        env = {**os.environ, ENV_VAR: DEFAULT_SPEC, "PYTHONPATH": str(ws.root / "mutants")}
+        wall, cpu, _ = timed([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)], ws.root, env)
+        codes = json.loads(subprocess.run([sys.executable, "-c", STATUSES], capture_output=True, text=True).stdout)
+        statuses = {}
+        for meta in (ws.root / "mutants").rglob("*.py.meta"):
+            for name, code in json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].items():
+                statuses[name] = codes.get(str(code), "not checked") if code is not None else "not checked"
+    return wall, cpu, statuses
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=12345)
+    args = parser.parse_args()
+    runs_n, runs_m = [], []
+    for n in range(args.repeat):
+        runs_n.append(nightly(args.jobs, args.seed))
+        print(f"  nightly #{n + 1}: {runs_n[-1][0]:.0f}s wall, {runs_n[-1][1]:.0f}s CPU "
+              f"(its mutmut phase {runs_n[-1][2]:.0f}s)", flush=True)
+        runs_m.append(plain_mutmut(args.jobs))
+        print(f"  plain mutmut #{n + 1}: {runs_m[-1][0]:.0f}s wall, {runs_m[-1][1]:.0f}s CPU", flush=True)
+    wall_n, cpu_n, phase_n = (statistics.median(r[i] for r in runs_n) for i in range(3))
+    wall_m, cpu_m = (statistics.median(r[i] for r in runs_m) for i in range(2))
+    ours, theirs = runs_n[-1][3], runs_m[-1][2]
+    print(f"\nboth sides with their setup, {args.jobs} jobs, medians of {args.repeat}:")
+    print(f"  harness nightly (whole run)   {wall_n:7.0f}s wall {cpu_n:7.0f}s CPU")
+    print(f"  harness nightly (mutmut phase){phase_n:7.0f}s wall")
+    print(f"  plain mutmut run              {wall_m:7.0f}s wall {cpu_m:7.0f}s CPU")
+    print(f"  ratio nightly/mutmut: wall {wall_n / wall_m:.2f}x, CPU {cpu_n / cpu_m:.2f}x; "
+          f"mutmut phase/mutmut wall {phase_n / wall_m:.2f}x")
+    print(f"  mutants: nightly {len(ours)}, plain mutmut {len(theirs)} (pragmas stripped in both)")
+    differ = sorted(n for n in set(ours) & set(theirs) if ours[n] != theirs[n])
+    print(f"  verdicts differ on {len(differ)} of {len(set(ours) & set(theirs))} shared mutants")
+    for name in differ:
+        print(f"    {name}: nightly {ours[name]}, mutmut {theirs[name]}")
+    for name in sorted(set(ours) ^ set(theirs)):
+        print(f"    {name}: only in {'the nightly' if name in ours else 'plain mutmut'}")
+
+
+if __name__ == "__main__":
+    main()

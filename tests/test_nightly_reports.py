@@ -14,7 +14,6 @@ from harness.cli import main
 from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD
 from harness.mutation.shard import Shard
 from harness.nightly.equivalents import parse_exemptions
-from harness.nightly.mutmut_driver import select
 from harness.nightly.mutmut_run import MutmutMutant, MutmutRun
 from harness.outcomes.mutants import Mutant, MutantResult, Position, Verdict
 from harness.outcomes.score import Thresholds
@@ -154,7 +153,7 @@ def test_the_plain_score_counts_the_out_of_scope_mutants_and_shows_them_beside()
 
 def _slices(spec: str) -> tuple[list[MutantResult], list[MutmutMutant]]:
     """What one shard runs: the runner's share of the known bugs, the driver's share of mutmut's."""
-    names = select(sorted(m.name for m in MUTMUT), spec)
+    names = Shard.parse(spec).select(sorted(m.name for m in MUTMUT))
     return Shard.parse(spec).select(KNOWN), [m for m in MUTMUT if m.name in names]
 
 

@@ -69,7 +69,7 @@ def _known_bugs(run: KnownBugRun, baseline: Baseline, catalogue: Catalogue, shar
 
 def _generic(run: KnownBugRun, baseline: Baseline, children: Children, shard: Shard | None, seed: int) -> MutmutRun:
     started = time.perf_counter()
-    generated = generate_mutants(Project.bundled(), children, shard)
+    generated = generate_mutants(Project.bundled(), children, shard, run.jobs)
     plan = plan_generic(generated, baseline)
     print(f"mutmut mutants: {len(generated.mutants)} of {generated.total} made in "
           f"{time.perf_counter() - started:.0f}s; {len(plan.runnable)} run ({len(plan.records)} settled unrun)")

@@ -6,17 +6,16 @@ the working directory, where ``pyproject.toml`` holds mutmut's configuration;
 mutmut makes on each exempted line, for the exemptions' check (see
 ``harness.nightly.equivalents``).
 
-It makes every mutant mutmut makes (:func:`generate`: mutmut's name, its
-function and its diff), keeps this shard's share (every n-th name in sorted
-order, from the k-th) and writes them out; the harness runs them
-(:mod:`harness.nightly.generic_run`). Listing the mutants, those of an
+It makes every mutant mutmut makes in the files the spec names
+(:func:`generate`: mutmut's name, its function and its diff) and writes them
+out; the harness starts one driver per job over a share of the files, takes a
+shard's share of the names and runs them (:mod:`harness.nightly.generic_run`). Listing the mutants, those of an
 exempted line and rendering a diff have no command of their own: those call
 mutmut's functions, which is why ``pyproject.toml`` pins mutmut and
 ``tests/test_nightly_mutmut_slice.py`` and ``tests/test_nightly_exemptions.py``
 hold them against mutmut's own.
 
-Only the standard library, libcst and mutmut are imported: the shard rule is
-loaded from its file, not through the ``harness`` package.
+Only the standard library, libcst and mutmut are imported.
 """
 
 from __future__ import annotations
@@ -26,25 +25,9 @@ import sys
 from pathlib import Path
 
 
-def _shard_type():
-    """harness.mutation.shard.Shard, loaded from its file: importing ``harness`` would load the unmutated package."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "mutation" / "shard.py"
-    spec = importlib.util.spec_from_file_location("_harness_shard", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module.Shard
-
-
-def select(names: list[str], shard: str | None) -> list[str]:
-    """This shard's share of the sorted names, by the one rule every command uses."""
-    return _shard_type().parse(shard).select(names) if shard else names
-
-
-def generate() -> list[dict]:
-    """Every mutant mutmut makes for the configured files, as mutmut names and diffs it, sorted by name.
+def generate(files: list[str] | None = None) -> list[dict]:
+    """Every mutant mutmut makes for the configured files (those of ``files`` only, if given), as mutmut names
+    and diffs it, sorted by name.
 
     mutmut's generator makes the mutations; the names and diffs follow mutmut's
     own rules (a function's mutants numbered in the order they are made; the
@@ -65,6 +48,8 @@ def generate() -> list[dict]:
 
     records = []
     for path in walk_mutatable_files():
+        if files is not None and path.as_posix() not in files:
+            continue
         module, mutations, *_ = create_mutations(str(path), path.read_text(encoding="utf-8"))
         grouped = group_by_top_level_node(mutations)
         functions = []
@@ -112,11 +97,7 @@ def main(spec_path: str) -> int:
     # so nothing there can stand in for a module mutmut imports.
     del sys.path[0]
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
-    records = generate()
-    names = [r["name"] for r in records]
-    chosen = set(select(names, spec["shard"]))
-    mutants = [r for r in records if r["name"] in chosen]
-    Path(spec["out"]).write_text(json.dumps({"total": len(names), "mutants": mutants}), encoding="utf-8")
+    Path(spec["out"]).write_text(json.dumps(generate(spec["files"])), encoding="utf-8")
     return 0
 
 

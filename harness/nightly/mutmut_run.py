@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 
 from harness.mutation.shard import Shard
@@ -102,30 +104,48 @@ class MutmutRun:
     exemptions: tuple = ()  # the reference's reviewed pragmas (harness.nightly.equivalents.Exemption)
 
 
-def generate_mutants(project: Project, children: Children, shard: Shard | None,
+def _shares(files: list[str], root: Path, n: int) -> list[list[str]]:
+    """``files`` in ``n`` shares of about equal size (mutmut's work grows with a file's length)."""
+    shares: list[list[str]] = [[] for _ in range(max(1, n))]
+    sizes = [0] * len(shares)
+    for file in sorted(files, key=lambda f: -(root / f).stat().st_size):
+        smallest = sizes.index(min(sizes))
+        shares[smallest].append(file)
+        sizes[smallest] += (root / file).stat().st_size
+    return [s for s in shares if s]
+
+
+def generate_mutants(project: Project, children: Children, shard: Shard | None, jobs: int = 1,
                      only: tuple[str, ...] = REFERENCE_FILES) -> Generated:
-    """This shard's share of every mutant mutmut makes in the files matching ``only``.
+    """This shard's share of every mutant mutmut makes in the files matching ``only``, made by ``jobs`` drivers.
 
     Raises :class:`MutmutFailed` if mutmut could not list them.
     """
+    files = [f for f in project.files if f.endswith(".py") and any(fnmatch(f, p) for p in only)]
     with Workspace(project, "mutmut") as ws:
         ws.write("pyproject.toml", _CONFIG.format(only=json.dumps(list(only))))
         exemptions = load_exemptions(ws.root)
         for file in sorted({e.file for e in exemptions}):
             # Exempt per mutant, not per line: mutmut makes every mutant, the report classifies each.
             ws.write(file, strip(project.read(file) or "", [e for e in exemptions if e.file == file]))
-        spec_path = ws.root / "generate.json"
-        out = ws.root / "mutants.json"
-        spec_path.write_text(json.dumps({"shard": str(shard) if shard else None, "out": str(out)}), encoding="utf-8")
-        _, tail, _, _ = run_child(children, [sys.executable, mutmut_driver.__file__, str(spec_path)], ws.root,
-                                  dict(os.environ), None)
-        if not out.exists():
-            raise MutmutFailed(f"mutmut's generator stopped before listing any mutant; the end of its output:\n{tail}")
-        data = json.loads(out.read_text(encoding="utf-8"))
-    files = sorted({r["file"] for r in data["mutants"]})
-    sources = {file: project.read(file) or "" for file in files}
+
+        def make(n: int, share: list[str]) -> list[dict]:
+            spec, out = ws.root / f"generate-{n}.json", ws.root / f"mutants-{n}.json"
+            spec.write_text(json.dumps({"files": share, "out": str(out)}), encoding="utf-8")
+            _, tail, _, _ = run_child(children, [sys.executable, mutmut_driver.__file__, str(spec)], ws.root,
+                                      dict(os.environ), None)
+            if not out.exists():
+                raise MutmutFailed(f"mutmut's generator stopped before listing any mutant; the end of its output:"
+                                   f"\n{tail}")
+            return json.loads(out.read_text(encoding="utf-8"))
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            parts = list(pool.map(make, *zip(*enumerate(_shares(files, ws.root, jobs)))))
+    records = sorted((r for part in parts for r in part), key=lambda r: r["name"])
+    chosen = shard.select(records) if shard else records
+    sources = {file: project.read(file) or "" for file in sorted({r["file"] for r in chosen})}
     mutants = []
-    for record in data["mutants"]:
+    for record in chosen:
         file = record["file"]
         stripped = strip(sources[file], [e for e in exemptions if e.file == file])
         try:
@@ -133,4 +153,4 @@ def generate_mutants(project: Project, children: Children, shard: Shard | None,
         except (LookupError, SyntaxError):
             change = None
         mutants.append(GeneratedMutant(record["name"], file, record["function"], record["diff"], change))
-    return Generated(mutants, data["total"], sources, tuple(exemptions))
+    return Generated(mutants, len(records), sources, tuple(exemptions))

@@ -126,9 +126,10 @@ class KnownBugRun:
         return Baseline(outcome)
 
     def explore(self, profile: str, seed: int) -> RunOutcome:
-        """Every contract, its properties under ``profile`` with ``seed``, over every job; red is the caller's to judge."""
+        """The baseline's contracts, their properties under ``profile`` with ``seed``, over every job; red is the
+        caller's to judge."""
         self.prepare()
-        return self.executor.baseline(None, None, explore={"profile": profile, "seed": seed})
+        return self.executor.baseline(self.baseline_contracts, None, explore={"profile": profile, "seed": seed})
 
     @staticmethod
     def _check_names(contracts: list[str], known: list[str], owner: str = "") -> None:

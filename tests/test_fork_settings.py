@@ -1,0 +1,43 @@
+"""What a fork changes about the contracts' Hypothesis settings: shrinking off, or another profile and a seed."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from hypothesis import Phase, given, strategies as st
+
+from harness.config.hypothesis_profiles import PROFILES, register, registered_name
+from harness.mutation import fork_settings
+
+
+def _items():
+    @given(st.integers())
+    def prop(x: int) -> None:
+        pass
+
+    def plain() -> None:
+        pass
+
+    return SimpleNamespace(obj=prop), SimpleNamespace(obj=plain)
+
+
+def test_explore_puts_each_property_under_the_profile_with_the_seed_and_leaves_others_alone() -> None:
+    register()
+    prop, plain = _items()
+    assert fork_settings.property_items([prop, plain]) == [prop]
+    fork_settings.explore([prop, plain], registered_name("nightly"), 4242)
+    chosen = prop.obj._hypothesis_internal_use_settings
+    assert chosen.max_examples == PROFILES["nightly"]["max_examples"]
+    assert not chosen.derandomize and Phase.shrink not in chosen.phases and Phase.generate in chosen.phases
+    assert prop.obj._hypothesis_internal_use_seed == 4242
+    assert not hasattr(plain.obj, "_hypothesis_internal_use_settings")
+
+
+def test_skip_shrinking_keeps_the_search_and_drops_only_shrink_and_explain() -> None:
+    register()
+    prop, _ = _items()
+    before = prop.obj._hypothesis_internal_use_settings
+    fork_settings.skip_shrinking([prop])
+    after = prop.obj._hypothesis_internal_use_settings
+    assert after.max_examples == before.max_examples and after.derandomize == before.derandomize
+    assert set(after.phases) == set(before.phases) - {Phase.shrink, Phase.explain}

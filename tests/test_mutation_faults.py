@@ -190,7 +190,7 @@ class _Recording:
         self.children = Children()
         self.budgets: list[tuple[str, float | None]] = []
 
-    def prepare(self, project, jobs) -> None:
+    def prepare(self, project, jobs, contracts=None) -> None:
         pass
 
     def collected(self):

@@ -17,7 +17,7 @@ from harness.mutation.known_bug_run import BASELINE_TIMEOUT, BaselineRed, Baseli
 from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
-from harness.outcomes.mutants import MutantResult, Verdict
+from harness.outcomes.mutants import Mutant, MutantResult, Verdict
 from harness.processes import Children
 from harness.report.publish import publish
 from harness.report.stryker_json import build_report
@@ -110,6 +110,9 @@ def _run(o: Options) -> int:
         except _Usage as exc:
             return _usage(str(exc))
         project, executor, baseline_contracts = setup
+        if len(mutants) < len(catalogue.mutants):
+            # A selection (--only, a shard) needs only what its mutants name: baseline and collect just those.
+            baseline_contracts = _named(mutants)
         root = project.root
         try:
             with KnownBugRun(
@@ -158,12 +161,18 @@ def _setup(catalogue: Catalogue, path: Path, o: Options, children: Children):
         ) from None
     if not project.files:
         raise _Usage(f"catalogue error: {path}: git tracks no file under {root}")
-    named = sorted({c for m in catalogue.mutants for c in m.contracts})
-    return project, ContractsExecutor(children, adapter=o.adapter), named
+    return project, ContractsExecutor(children, adapter=o.adapter), _named(catalogue.mutants)
+
+
+def _named(mutants: list[Mutant]) -> list[str]:
+    """Every contract the mutants name, once each."""
+    return sorted({c for m in mutants for c in m.contracts})
 
 
 def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options) -> tuple[int | None, list[MutantResult]]:
     try:
+        run.prepare()
+        run.check_contracts(mutants)  # before the baseline, so a misspelt name is told with its mutant's id
         baseline = run.baseline()
     except BaselineRed as exc:
         print(str(exc))

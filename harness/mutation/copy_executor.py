@@ -86,7 +86,8 @@ class PerCopyExecutor:
     children: Children
     project: Project | None = None
 
-    def prepare(self, project: Project, jobs: int) -> None:
+    def prepare(self, project: Project, jobs: int, contracts: list[str] | None = None) -> None:
+        """Nothing is collected ahead: each run in a copy names its own contracts (``contracts`` is not needed)."""
         self.project = project
 
     def collected(self) -> list[str] | None:

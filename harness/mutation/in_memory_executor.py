@@ -42,6 +42,21 @@ __all__ = ["HYPOTHESIS_CACHE", "Children", "CommandExecutor", "ContractsExecutor
 MODES = ("auto", "reimport", "copy")  # how mutants are applied: auto tries a code swap first
 
 
+def collection_targets(contracts_dir: Path, contracts: list[str] | None) -> list[str]:
+    """The module files that hold ``contracts``, or the whole folder when any of them names no module file.
+
+    A bare test name could live in any module, and a misspelt module must still be
+    told apart from the real ones by name (the run checks every name against what was
+    collected), so either one collects everything.
+    """
+    if contracts:
+        modules = {contracts_dir / c.split("::")[0] for c in contracts}
+        inside = contracts_dir.resolve()
+        if all(m.suffix == ".py" and m.is_file() and m.resolve().is_relative_to(inside) for m in modules):
+            return sorted(map(str, modules))
+    return [str(contracts_dir)]
+
+
 class EngineNotReady(Exception):
     """The warm workers could not start: ``kind`` is ``usage`` (adapter spec, shadowing) or ``collection``."""
 
@@ -93,8 +108,11 @@ class ContractsExecutor:
             return ["harness.reference"]
         return [self.adapter.partition(":")[0].split(".")[0]]
 
-    def prepare(self, project: Project, jobs: int) -> None:
-        """Copy the project once and start ``jobs`` warm workers on the copy; wait until they collected."""
+    def prepare(self, project: Project, jobs: int, contracts: list[str] | None = None) -> None:
+        """Copy the project once and start ``jobs`` warm workers on the copy; wait until they collected.
+
+        ``contracts`` (None: all) names what the run needs: the workers collect only those modules.
+        """
         self.project = project
         self.run_dir = Path(tempfile.mkdtemp(prefix="harness-run-"))
         self.copy_root = self.run_dir / "project"
@@ -111,7 +129,7 @@ class ContractsExecutor:
             "shrink": self.shrink,
             "shadow_check": {"harness": "the bundled package"} if self.adapter is None
             else {self.adapter.partition(":")[0]: "the team's project"},
-            "pytest_args": [str(contracts_dir), "--rootdir", str(contracts_dir), "-s",
+            "pytest_args": [*collection_targets(contracts_dir, contracts), "--rootdir", str(contracts_dir), "-s",
                             *contract_args(self.profile, self.adapter)],
         }
         spec_path = self.run_dir / "worker-spec.json"

@@ -74,8 +74,9 @@ class KnownBugRun:
 
     ``timeout`` is the per-mutant budget (default: from the baseline);
     ``baseline_timeout`` the budget of the unpatched run, its own.
-    ``baseline_contracts`` limits the baseline to the contracts the mutants name
-    (a team's adapter need not pass contracts its catalogue does not use).
+    ``baseline_contracts`` limits the baseline, and what the executor collects, to
+    the contracts the mutants name (a team's adapter need not pass contracts its
+    catalogue does not use; a selection of mutants need not wait for the others').
     """
 
     def __init__(
@@ -105,7 +106,7 @@ class KnownBugRun:
 
     def prepare(self) -> None:
         if not self._prepared:
-            self.executor.prepare(self.project, self.jobs)
+            self.executor.prepare(self.project, self.jobs, self.baseline_contracts)
             self._prepared = True
 
     def baseline(self, reach: bool = False) -> Baseline:
@@ -140,8 +141,11 @@ class KnownBugRun:
                     f"{owner}field 'contracts' names {contract!r}, which matches no contract (known: {modules})"
                 )
 
-    def check_contracts(self, mutants: list[Mutant], baseline: Baseline) -> None:
-        known = self.executor.collected() or list(baseline.outcome.tests)
+    def check_contracts(self, mutants: list[Mutant], baseline: Baseline | None = None) -> None:
+        """Every contract each mutant names must match one collected (or, without a collection, in ``baseline``)."""
+        known = self.executor.collected() or (list(baseline.outcome.tests) if baseline else None)
+        if known is None:
+            return  # nothing is known before the baseline: the check after it tells
         for m in mutants:
             self._check_names(list(m.contracts), known, f"mutant {m.id!r}: ")
 

@@ -103,13 +103,19 @@ def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, 
     with Children() as children:
         try:
             with KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=jobs) as run:
+                phase = time.perf_counter()
                 green, tally = _explore(run, seed)
-                print(f"contracts (nightly profile, seed {seed}): {tally}")
+                print(f"contracts (nightly profile, seed {seed}): {tally} in {time.perf_counter() - phase:.0f}s "
+                      "(workers started)")
                 if not green:
                     codes.append(exit_codes.BASELINE)
+                phase = time.perf_counter()
                 baseline = run.baseline(reach=True)
-                print(f"baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured)")
+                print(f"baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured) in "
+                      f"{time.perf_counter() - phase:.0f}s")
+                phase = time.perf_counter()
                 known = _known_bugs(run, baseline, catalogue, shard)
+                print(f"known bugs: done in {time.perf_counter() - phase:.0f}s")
                 codes.append(exit_code(known))
                 mutmut = _generic(run, baseline, children, shard, seed)
         except (BaselineRed, BaselineTimedOut) as exc:

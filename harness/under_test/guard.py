@@ -35,7 +35,7 @@ import pytest
 
 from harness.adapter import CAPABILITIES, protocol_methods
 from harness.bridge import BridgeError
-from harness.clip import shown_call
+from harness.clip import clip, shown_call
 from harness.under_test import bounds
 from harness.under_test.shapes import check_shape
 
@@ -118,7 +118,7 @@ class GuardedAdapter:
             except NotImplementedError as exc:
                 raise NotApplicable(
                     f"{NOT_APPLICABLE}: adapter {self._name} raises NotImplementedError from {attr} "
-                    f"({_METHODS[attr]!r} capability){f': {exc}' if str(exc) else ''}"
+                    f"({_METHODS[attr]!r} capability){f': {clip(str(exc))}' if str(exc) else ''}"
                 ) from None
             too_big = bounds.problem(result)
             if too_big is not None:
@@ -172,6 +172,6 @@ def _returned(call: str, outcome: dict[str, Any]) -> Any:
     if isinstance(error, (Exception, BridgeError)):
         raise error  # a finding for the contract to judge, or the bridge's own report
     raise AdapterFault(
-        f"{call} raised {type(error).__name__}{f': {error}' if str(error) else ''}, a BaseException that is "
+        f"{call} raised {type(error).__name__}{f': {clip(str(error))}' if str(error) else ''}, a BaseException that is "
         "not an Exception, which would stop the run; an adapter method raises an Exception"
     ) from error

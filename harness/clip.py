@@ -98,8 +98,7 @@ def _repr_pieces(value: object) -> Iterator[str]:
         yield from _string_repr(value)
     elif kind is dict and value:
         yield "{"
-        yield from _items(list(value.items()), _flat_pair, lambda block: repr(dict(block)),
-                          lambda kv: (*_repr_pieces(kv[0]), ": ", *_repr_pieces(kv[1])))
+        yield from _items(list(value.items()), _flat_pair, lambda block: repr(dict(block)), _repr_pair)
         yield "}"
     elif kind in _BRACKETS and value:
         open_, close = _BRACKETS[kind]
@@ -118,6 +117,18 @@ def _repr_pieces(value: object) -> Iterator[str]:
 
 
 _BRACKETS = {list: ("[", "]"), tuple: ("(", ")"), set: ("{", "}"), frozenset: ("frozenset({", "})")}
+
+
+def _repr_pair(item: tuple) -> Iterator[str]:
+    yield from _repr_pieces(item[0])
+    yield ": "
+    yield from _repr_pieces(item[1])
+
+
+def _json_pair(item: tuple) -> Iterator[str]:
+    yield _json(item[0])
+    yield ": "
+    yield from _json_pieces(item[1])
 
 
 def _json(value: object) -> str:
@@ -139,8 +150,7 @@ def _json_pieces(value: object) -> Iterator[str]:
         yield "]"
     elif kind is dict and value and all(type(key) is str for key in value):
         yield "{"
-        yield from _items(list(value.items()), _flat_pair, lambda block: _json(dict(block)),
-                          lambda kv: (_json(kv[0]), ": ", *_json_pieces(kv[1])))
+        yield from _items(list(value.items()), _flat_pair, lambda block: _json(dict(block)), _json_pair)
         yield "}"
     else:
         yield _json(value)

@@ -72,13 +72,19 @@ def _check_pairing(kernel, events):
             f"(calls={len(calls)} results={len(results)}; recorded call ids {calls})"
         )
         unanswered = sorted(set(calls) - set(results))
-        assert not unanswered, f"persisted event #{n}: calls {shown(unanswered)} have no recorded result (results {shown(results)})"
+        assert not unanswered, (
+            f"persisted event #{n}: calls {shown(unanswered)} have no recorded result (results {shown(results)})"
+        )
     persisted_calls = sorted(c["id"] for e in events for c in e.get("tool_calls") or [])
     expected = sorted(c["id"] for c in CALLS)
-    assert persisted_calls == expected, f"persisted call ids {shown(persisted_calls)}, expected {expected} (calls {CALLS})"
+    assert persisted_calls == expected, (
+        f"persisted call ids {shown(persisted_calls)}, expected {expected} (calls {CALLS})"
+    )
     used = {name for e in events for name in e.get("tools_used") or []}
     missing = sorted({c["name"] for c in CALLS} - used)
-    assert not missing, f"persisted tools_used {shown(sorted(used))} lacks {shown(missing)}, but should name every tool of {CALLS}"
+    assert not missing, (
+        f"persisted tools_used {shown(sorted(used))} lacks {shown(missing)}, but should name every tool of {CALLS}"
+    )
     history = kernel.render_history(events)
     problems = pairing_violations(history)
     assert not problems, "history rendered from the persisted events breaks the pairing rule:\n" + "\n".join(
@@ -91,8 +97,8 @@ def test_batch_path_pairs_calls_and_results(kernel):
     events, probe = _run(kernel, parallel_safe=True)
     shortfall = probe.never_all_inside(BATCH)
     assert shortfall is None, (
-        f"the parallel-safe calls {shown([c['id'] for c in CALLS])} should all run at once, but {shown(shortfall)}: the kernel "
-        "did not take its concurrent batch path, so this contract did not reach the code it guards"
+        f"the parallel-safe calls {shown([c['id'] for c in CALLS])} should all run at once, but {shown(shortfall)}: "
+        "the kernel did not take its concurrent batch path, so this contract did not reach the code it guards"
     )
     _check_pairing(kernel, events)
 

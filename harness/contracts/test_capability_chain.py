@@ -130,4 +130,6 @@ def test_deepseek_gets_each_rounds_reasoning_at_the_end_of_the_chain(kernel, mem
     )
     rest = [{k: v for k, v in m.items() if k != "reasoning_content"} for m in sent.get("messages") or []]
     plain = [{k: v for k, v in m.items() if k != "reasoning_content"} for m in deepseek]
-    assert rest == plain, f"sent to DeepSeek the conversation became {clip_json(rest, 1500)}, but was {clip_json(plain, 1500)}"
+    assert rest == plain, (
+        f"sent to DeepSeek the conversation became {clip_json(rest, 1500)}, but was {clip_json(plain, 1500)}"
+    )

@@ -69,7 +69,8 @@ def test_distillation_reads_in_chronological_order(memory, policy, with_tools):
     order = [part.split(":")[0] for _, part in sorted(zip(positions, parts))]
     wanted = [part.split(":")[0] for part in parts]
     assert order == wanted, (
-        f"the distillation text reads {shown(order)}, but should read {wanted}; got {shown(text)} for event {shown(event)}"
+        f"the distillation text reads {shown(order)}, but should read {wanted}; got {shown(text)} for event "
+        f"{shown(event)}"
     )
 
 
@@ -117,7 +118,8 @@ def test_any_event_distils_in_order(memory, policy, event):
             break
         at = found + len(piece)
     assert all(k >= 0 for k in order), (
-        f"the distillation text {shown(text)} does not hold {shown(parts)} in that order (input, reasoning per the policy "
+        f"the distillation text {shown(text)} does not hold {shown(parts)} in that order (input, reasoning per the "
+        "policy "
         f"memory.reasoning={policy['memory.reasoning']}, response, then each tool output in its result's order); "
         f"event {event!r}"
     )

@@ -196,8 +196,8 @@ def test_object_arguments_become_their_json_text(stream):
     got = [(c.get("id"), c.get("name"), c.get("arguments")) for c in stream.parse_stream(body)["tool_calls"]]
     arguments = got[0][2] if len(got) == 1 else None
     assert isinstance(arguments, str) and _parsed(arguments) == sent, (
-        f"calls={shown(got)}, but arguments sent as the object {shown(sent)} should come back as JSON text of that object; "
-        f"stream: {shown(body)}"
+        f"calls={shown(got)}, but arguments sent as the object {shown(sent)} should come back as JSON text of that "
+        f"object; stream: {shown(body)}"
     )
 
 

@@ -67,7 +67,9 @@ def _message_problems(n: int, before: dict, after: dict, has_tools: bool) -> lis
     if role != "assistant":
         # A null reasoning_content is no reasoning: it may go (test_reasoning_strings.py wants no null sent).
         untouched = [before, _without_reasoning(before)] if null else [before]
-        return [] if after in untouched else [f"{role} message #{n} became {shown(after)}, but should be untouched: {shown(before)}"]
+        if after in untouched:
+            return []
+        return [f"{role} message #{n} became {shown(after)}, but should be untouched: {shown(before)}"]
     problems = []
     if _without_reasoning(after) != _without_reasoning(before):
         problems.append(
@@ -87,7 +89,8 @@ def _message_problems(n: int, before: dict, after: dict, has_tools: bool) -> lis
         )
     elif not has_tools and got != "<absent>" and not (null and got == ""):
         problems.append(
-            f"assistant message #{n}: reasoning_content={shown(got)} for {shown(before.get('reasoning_content', '<absent>'))}, "
+            f"assistant message #{n}: reasoning_content={shown(got)} for "
+            f"{shown(before.get('reasoning_content', '<absent>'))}, "
             "but nothing is backfilled without tools (a null may go, or become '')"
         )
     return problems
@@ -100,7 +103,8 @@ def _check(transform, body: dict) -> None:
     rest_before = {k: v for k, v in body.items() if k != "messages"}
     rest_after = {k: v for k, v in after.items() if k != "messages"}
     if rest_after != rest_before:
-        problems.append(f"body keys besides messages became {shown(rest_after)}, but should be unchanged: {shown(rest_before)}")
+        problems.append(
+            f"body keys besides messages became {shown(rest_after)}, but should be unchanged: {shown(rest_before)}")
     messages = after.get("messages") or []
     if len(messages) != len(body["messages"]):
         problems.append(f"{len(messages)} messages came back, but {len(body['messages'])} went in")

@@ -74,7 +74,8 @@ def _round_problems(k: int, body: dict, rounds, era: str) -> list[str]:
         ids = tuple(c.get("id") for c in message.get("tool_calls") or [])
         if ids != streamed.tool_call_ids:
             problems.append(
-                f"{where}, round #{j + 1}: tool_calls ids {shown(ids)}, expected the streamed {shown(streamed.tool_call_ids)}"
+                f"{where}, round #{j + 1}: tool_calls ids {shown(ids)}, expected the streamed "
+                f"{shown(streamed.tool_call_ids)}"
             )
         if era == "r1":
             continue
@@ -122,11 +123,14 @@ def test_tools_ran_with_the_streamed_arguments(transport, deepseek_era):
         len(runs[name]) == len(sent) and all(same_arguments(got, want) for got, want in zip(runs[name], sent))
         for name, sent in EXPECTED_RUNS.items()
     )
-    assert same, f"the tools ran with {shown(runs)}, but the cassette streamed {EXPECTED_RUNS} (arguments as JSON values)"
+    assert same, (
+        f"the tools ran with {shown(runs)}, but the cassette streamed {EXPECTED_RUNS} (arguments as JSON values)"
+    )
     events = result["events"]
     answer = events[-1]["response"] if events else None
     assert answer == played.rounds[-1].content, (
-        f"the turn's last persisted response is {shown(answer)}, but the last round streamed {shown(played.rounds[-1].content)}"
+        f"the turn's last persisted response is {shown(answer)}, but the last round streamed "
+        f"{shown(played.rounds[-1].content)}"
     )
 
 

@@ -63,7 +63,8 @@ def test_reasoning_is_top_level_with_tool_calls(messages):
     wire = _check_top_level(messages, message)
     calls = wire.get("tool_calls") or []
     assert [c.get("id") for c in calls] == [CALL["id"]], (
-        f"tool_calls ids={shown([c.get('id') for c in calls])}, expected {shown([CALL['id']])} for input {shown(message)}"
+        f"tool_calls ids={shown([c.get('id') for c in calls])}, expected {shown([CALL['id']])} for input "
+        f"{shown(message)}"
     )
     assert wire.get("content") is None or content_text(wire["content"]) == "", (
         f"content={shown(wire.get('content'))}, but a tool-calls-only message carrying reasoning should hold no text "
@@ -77,5 +78,6 @@ def test_any_reasoning_round_trips_verbatim(messages, content, reasoning):
     message = _assistant(content, reasoning)
     wire = _check_top_level(messages, message)
     assert content_text(wire.get("content")) == content, (
-        f"content={shown(wire.get('content'), 700)}, expected {shown(content, 700)} unchanged for reasoning {shown(reasoning, 700)}"
+        f"content={shown(wire.get('content'), 700)}, expected {shown(content, 700)} unchanged for reasoning "
+        f"{shown(reasoning, 700)}"
     )

@@ -110,8 +110,8 @@ def test_sse_variants_parse_like_the_plain_body(stream, variant):
     expected = _plain(stream)
     body = VARIANTS[variant]()
     got = valid(stream).parse_stream(body)
-    assert got == expected, f"{variant}: parsed {shown(got)}, but the plain body of the same events gives {shown(expected)}; " \
-        f"stream: {shown(body)}"
+    assert got == expected, f"{variant}: parsed {shown(got)}, but the plain body of the same events gives " \
+        f"{shown(expected)}; stream: {shown(body)}"
 
 
 # The WHATWG field grammar, one feature each; a drawn set of them applies to every event of a body.
@@ -182,7 +182,8 @@ def test_the_sse_field_grammar_is_read_as_the_rules_say(stream, features, end, m
         f"reasoning={shown(got.get('reasoning'))}, but the plain body gives {shown(expected.get('reasoning'))}; {where}"
     )
     assert got.get("tool_calls") == expected.get("tool_calls"), (
-        f"tool_calls={shown(got.get('tool_calls'))}, but the plain body gives {shown(expected.get('tool_calls'))}; {where}"
+        f"tool_calls={shown(got.get('tool_calls'))}, but the plain body gives {shown(expected.get('tool_calls'))}; "
+        f"{where}"
     )
     assert got.get("finish_reason") == expected.get("finish_reason"), (
         f"finish_reason={shown(got.get('finish_reason'))}, but the plain body gives "

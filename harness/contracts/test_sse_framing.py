@@ -64,5 +64,6 @@ def test_every_framing_parses_like_the_plain_one(stream, framing):
     )
     got = stream.parse_stream(framed)
     assert got == expected, (
-        f"parsed {shown(got)}, but the plain framing of the same events gives {shown(expected)}; stream: {shown(framed)}"
+        f"parsed {shown(got)}, but the plain framing of the same events gives {shown(expected)}; stream: "
+        f"{shown(framed)}"
     )

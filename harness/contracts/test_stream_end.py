@@ -85,7 +85,9 @@ def test_finish_reason_is_the_last_one_sent(stream, sample):
     chunks, expected = STREAMS[sample]
     body = sse(chunks)
     got = valid(stream).parse_stream(body).get("finish_reason")
-    assert got == expected, f"finish_reason={shown(got)}, but the {sample} stream ended with {shown(expected)}: {shown(body)}"
+    assert got == expected, (
+        f"finish_reason={shown(got)}, but the {sample} stream ended with {shown(expected)}: {shown(body)}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -102,8 +104,8 @@ def test_usage_chunk_is_kept(stream, choices):
         f"usage={shown(usage)}, but should hold the counts {USAGE} the last chunk sent; stream: {shown(body)}"
     )
     assert got.get("content") == "It is noon." and got.get("finish_reason") == "stop", (
-        f"content={shown(got.get('content'))}, finish_reason={shown(got.get('finish_reason'))} after a usage chunk, but "
-        f"should stay 'It is noon.' and 'stop'; stream: {shown(body)}"
+        f"content={shown(got.get('content'))}, finish_reason={shown(got.get('finish_reason'))} after a usage chunk, "
+        f"but should stay 'It is noon.' and 'stop'; stream: {shown(body)}"
     )
 
 
@@ -137,8 +139,8 @@ def test_finish_reason_is_read_whatever_the_delta_holds(stream, delta):
     body = sse([*completion_chunks([{"content": None, "tool_calls": [CALL]}]), finish])
     got = valid(stream).parse_stream(body)
     assert got.get("finish_reason") == "tool_calls", (
-        f"finish_reason={shown(got.get('finish_reason'))}, but the closing choice (delta {shown(delta)}) says 'tool_calls'; "
-        f"stream: {shown(body)}"
+        f"finish_reason={shown(got.get('finish_reason'))}, but the closing choice (delta {shown(delta)}) says "
+        f"'tool_calls'; stream: {shown(body)}"
     )
 
 

@@ -132,7 +132,9 @@ def test_null_means_the_key_was_left_out(stream, sample, kinds):
     got = valid(stream).parse_stream(body)
     where = f"nulls for {shown(sorted(kinds))}; stream: {shown(body)}"
     content = "".join(d.get("content", "") for d in sample["deltas"])
-    assert got.get("content") == content, f"content={shown(got.get('content'))}, but should be {shown(content)}; {where}"
+    assert got.get("content") == content, (
+        f"content={shown(got.get('content'))}, but should be {shown(content)}; {where}"
+    )
     reasoning = "".join(d.get("reasoning_content", "") for d in sample["deltas"])
     assert got.get("reasoning") == reasoning, (
         f"reasoning={shown(got.get('reasoning'))}, but should be {shown(reasoning)}; {where}"

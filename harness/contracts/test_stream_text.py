@@ -105,8 +105,8 @@ def _check_calls(got: dict, deltas: list[dict], where: str) -> None:
     sent = _calls(deltas)
     missing = [f["id"] for f in sent if f["id"] not in by_id]
     assert not missing, (
-        f"calls {shown(missing)} are missing (parsed ids {shown(list(by_id))}), but every call streamed beside the text "
-        f"should be there; {where}"
+        f"calls {shown(missing)} are missing (parsed ids {shown(list(by_id))}), but every call streamed beside the "
+        f"text should be there; {where}"
     )
     wrong = [(f["id"], by_id[f["id"]].get("arguments")) for f in sent
              if not same_arguments(by_id[f["id"]].get("arguments"), f["function"]["arguments"])]

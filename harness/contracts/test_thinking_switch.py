@@ -103,6 +103,6 @@ def test_no_thinking_key_when_not_asked(transform, options):
     transform = valid(transform)
     body = _transform(transform, **options)
     assert "thinking" not in body and not _misplaced(body), (
-        f"thinking={shown(body.get('thinking'))} (misplaced: {shown(_misplaced(body))}), but no thinking key should be sent "
-        f"when the caller did not ask (options {options!r}); body without messages: {_show(body)}"
+        f"thinking={shown(body.get('thinking'))} (misplaced: {shown(_misplaced(body))}), but no thinking key should "
+        f"be sent when the caller did not ask (options {options!r}); body without messages: {_show(body)}"
     )

@@ -72,9 +72,12 @@ def test_every_request_asks_for_a_stream_of_the_configured_model_with_the_tools(
         offered = {t.get("function", {}).get("name") for t in body.get("tools") or ()}
         shape = {key: body.get(key, "<absent>") for key in ("stream", "model")}
         assert body.get("stream") is True and body.get("model") == OPTIONS["model"], (
-            f"request #{n} sent {shown(shape)}, but should ask for a stream of the configured model {OPTIONS['model']!r}"
+            f"request #{n} sent {shown(shape)}, but should ask for a stream of the configured model "
+            f"{OPTIONS['model']!r}"
         )
-        assert offered == tool_names, f"request #{n} offered the tools {shown(sorted(offered))}, expected {sorted(tool_names)}"
+        assert offered == tool_names, (
+            f"request #{n} offered the tools {shown(sorted(offered))}, expected {sorted(tool_names)}"
+        )
         users = [content_text(m.get("content")) for m in body.get("messages") or () if m.get("role") == "user"]
         assert users == [QUESTION], f"request #{n} sent the user messages {shown(users)}, expected [{QUESTION!r}]"
 
@@ -85,7 +88,8 @@ def test_a_base_url_ending_in_a_slash_reaches_the_same_endpoint(transport):
     uris = [request.uri for request in played.sent]
     expected = played.base_url + "/chat/completions"
     assert uris and set(uris) == {expected}, (
-        f"with base URL {shown(played.base_url + '/')} the client sent to {shown(uris)}, but should send to {expected!r}"
+        f"with base URL {shown(played.base_url + '/')} the client sent to {shown(uris)}, but should send to "
+        f"{expected!r}"
     )
 
 
@@ -95,8 +99,8 @@ def test_without_a_model_option_every_request_still_names_a_model(transport):
     played, _ = _sent_requests(transport, options=options)
     models = [body.get("model", "<absent>") for body in played.sent_bodies()]
     assert models and all(isinstance(model, str) and model for model in models), (
-        f"with options {shown(options)} (no model) the requests named the models {shown(models)}, but every request must name "
-        "one (the format requires it): the adapter's own default, never null or empty"
+        f"with options {shown(options)} (no model) the requests named the models {shown(models)}, but every request "
+        "must name one (the format requires it): the adapter's own default, never null or empty"
     )
 
 
@@ -154,6 +158,6 @@ def test_no_request_sends_a_placeholder_token(transport, monkeypatch):
     bad = [header for header in sent if header != "<absent>"
            and (not header.startswith("Bearer ") or header.removeprefix("Bearer ").strip().lower() in PLACEHOLDERS)]
     assert not bad, (
-        f"with {KEY_ENV} not set the requests sent the Authorization headers {shown(sent)}; a header, if sent, should be "
-        "'Bearer ' and a real token, never a placeholder for a missing key"
+        f"with {KEY_ENV} not set the requests sent the Authorization headers {shown(sent)}; a header, if sent, should "
+        "be 'Bearer ' and a real token, never a placeholder for a missing key"
     )

@@ -92,7 +92,10 @@ def test_tools_run_with_their_own_streamed_arguments(transport, cassette):
         name == want_name and same_arguments(arguments, want)
         for (name, arguments), (want_name, want) in zip(runs, expected)
     )
-    assert same, f"{cassette}: the tools ran as {shown(runs)}, but the stream carried the calls {shown(expected)} (arguments as JSON)"
+    assert same, (
+        f"{cassette}: the tools ran as {shown(runs)}, but the stream carried the calls {shown(expected)} (arguments "
+        "as JSON)"
+    )
 
 
 def _follow_up(played) -> tuple[dict, list[dict]]:
@@ -111,7 +114,8 @@ def test_follow_up_request_pairs_every_streamed_call(transport, cassette):
         for c in m.get("tool_calls") or []
     }
     assert _same_calls(sent_calls, calls), (
-        f"{cassette}: the follow-up request sent the calls {shown(sent_calls)}, expected {shown(calls)} (arguments as JSON)"
+        f"{cassette}: the follow-up request sent the calls {shown(sent_calls)}, expected {shown(calls)} (arguments as "
+        "JSON)"
     )
     problems = pairing_violations(messages)
     assert not problems, (
@@ -119,8 +123,8 @@ def test_follow_up_request_pairs_every_streamed_call(transport, cassette):
         + "\nmessages: " + clip_json(messages, 1500)
     )
     assert "thinking" not in follow_up, (
-        f"{cassette}: thinking={shown(follow_up['thinking'])}, but {played.provider_url} is not DeepSeek's host and should "
-        "get no thinking key"
+        f"{cassette}: thinking={shown(follow_up['thinking'])}, but {played.provider_url} is not DeepSeek's host and "
+        "should get no thinking key"
     )
 
 
@@ -149,6 +153,6 @@ def test_every_request_passes_the_effort(transport, cassette):
     played, _, options, _ = _turn(transport, cassette)
     efforts = [body.get("reasoning_effort", "<absent>") for body in played.sent_bodies()]
     assert efforts == [options["effort"]] * len(efforts), (
-        f"{cassette}: the requests sent reasoning_effort {shown(efforts)}, but effort {shown(options['effort'])} should "
-        f"reach {played.provider_url} on every request"
+        f"{cassette}: the requests sent reasoning_effort {shown(efforts)}, but effort {shown(options['effort'])} "
+        f"should reach {played.provider_url} on every request"
     )

@@ -37,7 +37,8 @@ def test_system_prompt_survives_trimming(memory, budget):
     memory = valid(memory)
     trimmed = memory.trim_history(HISTORY, budget)
     assert trimmed[: len(SYSTEM)] == SYSTEM, (
-        f"trimmed to budget {budget}, the history opens with {shown(trimmed[:2])}, but should keep the system prompt {SYSTEM}"
+        f"trimmed to budget {budget}, the history opens with {shown(trimmed[:2])}, but should keep the system prompt "
+        f"{SYSTEM}"
     )
     assert trimmed[-2:] == TURNS[-1], (
         f"trimmed to budget {budget}, the history ends with {shown(trimmed[-2:])}, but should end with the latest turn "

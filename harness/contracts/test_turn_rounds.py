@@ -104,13 +104,15 @@ def test_requests_are_chat_completion_bodies(kernel):
         unknown = sorted(set(request) - REQUEST_KEYS)
         names = sorted((t.get("function") or {}).get("name") for t in request.get("tools") or ())
         assert not unknown, (
-            f"request #{n} has the keys {shown(sorted(request))}, of which {shown(unknown)} are unknown to the chat-completions "
-            "format; every request should carry only keys the format defines"
+            f"request #{n} has the keys {shown(sorted(request))}, of which {shown(unknown)} are unknown to the "
+            "chat-completions format; every request should carry only keys the format defines"
         )
         assert isinstance(request.get("model"), str) and request.get("model"), (
             f"request #{n} has model={shown(request.get('model', '<absent>'))}; every request should name a model"
         )
-        assert names == offered, f"request #{n} offers the tools {shown(names)}; every request should offer {shown(offered)}"
+        assert names == offered, (
+            f"request #{n} offers the tools {shown(names)}; every request should offer {shown(offered)}"
+        )
 
 
 @pytest.mark.wire
@@ -119,12 +121,14 @@ def test_follow_ups_carry_the_text_and_answer_every_call(kernel):
     for n, (request, calls) in enumerate(zip(model.requests[1:], (ROUND_1, ROUND_2)), 2):
         messages = request.get("messages") or []
         problems = pairing_violations(messages)
-        assert not problems, f"request #{n} breaks the pairing rule: {shown(problems)}; messages {clip_json(messages, 1500)}"
+        assert not problems, (
+            f"request #{n} breaks the pairing rule: {shown(problems)}; messages {clip_json(messages, 1500)}"
+        )
         at = next((k for k, m in enumerate(messages) if [c.get("id") for c in m.get("tool_calls") or ()]
                    == [c["id"] for c in calls]), None)
         assert at is not None, (
-            f"request #{n} has no assistant message with the calls {shown([c['id'] for c in calls])} in the model's order; "
-            f"messages {clip_json(messages, 1500)}"
+            f"request #{n} has no assistant message with the calls {shown([c['id'] for c in calls])} in the model's "
+            f"order; messages {clip_json(messages, 1500)}"
         )
         said = ROUNDS[n - 2]["content"]
         assert (content_text(messages[at].get("content")) or "") == said, (
@@ -208,7 +212,8 @@ def test_each_round_is_persisted_in_order_at_its_time(kernel):
         results = [r.get("tool_call_id") for r in event.get("tool_results") or []]
         want = [c["id"] for c in calls]
         assert ids == want and results == want, (
-            f"event #{n}: tool_calls {shown(ids)} and tool_results {shown(results)}, but both should be {want}, the model's order"
+            f"event #{n}: tool_calls {shown(ids)} and tool_results {shown(results)}, but both should be {want}, the "
+            "model's order"
         )
         outputs = [r.get("content") for r in event.get("tool_results") or []]
         for call, output in zip(calls, outputs):

@@ -78,7 +78,8 @@ def test_tool_message_keeps_its_call_id(messages):
     message = HISTORY[2]
     wire = messages.serialize_message(message)
     assert wire.get("tool_call_id") == "call_7", (
-        f"tool_call_id={shown(wire.get('tool_call_id', '<absent>'))}, but should be 'call_7': serialized {shown(message)} as {shown(wire)}"
+        f"tool_call_id={shown(wire.get('tool_call_id', '<absent>'))}, but should be 'call_7': serialized "
+        f"{shown(message)} as {shown(wire)}"
     )
 
 
@@ -134,8 +135,8 @@ def test_transform_leaves_the_callers_body_as_it_was(transform, base_url):
     before = copy.deepcopy(body)
     transform.transform_request(body, {"base_url": base_url, "effort": "high"})
     assert body == before, (
-        f"transform_request for {base_url} changed the caller's body from {shown(before)} to {shown(body)}, but should return a "
-        "new body and leave the caller's as it was"
+        f"transform_request for {base_url} changed the caller's body from {shown(before)} to {shown(body)}, but "
+        "should return a new body and leave the caller's as it was"
     )
 
 
@@ -165,7 +166,8 @@ def test_text_beside_tool_calls_is_kept(messages):
     )
     ids = [c.get("id") for c in wire.get("tool_calls") or []]
     assert ids == ["call_7", "call_8"], (
-        f"tool_calls ids={shown(ids)}, but the calls should keep their order ['call_7', 'call_8']: serialized {shown(message)}"
+        f"tool_calls ids={shown(ids)}, but the calls should keep their order ['call_7', 'call_8']: serialized "
+        f"{shown(message)}"
     )
     assert message == BESIDE_CALLS, (
         f"serialize_message changed the message it was given to {shown(message)}; it was {BESIDE_CALLS}"

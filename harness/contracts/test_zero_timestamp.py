@@ -72,8 +72,8 @@ def test_zero_timestamp_events_load_intact(memory, stored):
         stamp = got.get("timestamp")
         older = isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and 0 <= stamp < 1
         assert older, (
-            f"event #{n} stored with timestamp {shown(want['timestamp'])} loaded with timestamp {shown(stamp)}, but should "
-            "load as zero or a value from 0 up to 1: older than every real clock reading, as zero was"
+            f"event #{n} stored with timestamp {shown(want['timestamp'])} loaded with timestamp {shown(stamp)}, but "
+            "should load as zero or a value from 0 up to 1: older than every real clock reading, as zero was"
         )
 
 

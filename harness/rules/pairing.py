@@ -94,8 +94,8 @@ def pairing_violations(messages: list[dict]) -> list[str]:
             problems.append(f"tool message #{v.index} answers {clip_repr(v.call_id)}, which no preceding assistant "
                             f"tool_calls message holds; providers answer 400 {ORPHAN_TOOL_MESSAGE!r}")
         elif v.kind == ANSWERED_TWICE:
-            problems.append(f"tool message #{v.index} answers {clip_repr(v.call_id)} a second time; providers answer 400 "
-                            f"{ORPHAN_TOOL_MESSAGE!r}")
+            problems.append(f"tool message #{v.index} answers {clip_repr(v.call_id)} a second time; providers "
+                            f"answer 400 {ORPHAN_TOOL_MESSAGE!r}")
         elif v.index in unanswered:
             ids = clip(", ".join(map(str, unanswered.pop(v.index))))
             problems.append(f"assistant message #{v.index} has tool_calls without a following tool message for "

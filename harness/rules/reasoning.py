@@ -115,8 +115,8 @@ def reasoning_violations(messages: list[dict], era: str, has_tools: bool) -> lis
         else:
             problems.append(
                 f"message #{v.index} ({message.get('role')}) carries reasoning_content="
-                f"{clip_repr(message['reasoning_content'])}, but the {era} rule forbids sending it back; DeepSeek answers "
-                f"400 {v.answer!r}"
+                f"{clip_repr(message['reasoning_content'])}, but the {era} rule forbids sending it back; DeepSeek "
+                f"answers 400 {v.answer!r}"
             )
     return problems
 

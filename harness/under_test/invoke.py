@@ -87,8 +87,8 @@ def refusal(method, *args: Any, why: str, **kwargs: Any) -> BaseException:
         raise
     except CRASHES as exc:
         raise AssertionError(
-            f"{name}({shown_call(args, kwargs, 600)}) crashed with {type(exc).__name__}: {_said(exc)}{_where(exc)}; {why}, so it "
-            "should be refused with an error the adapter raises on purpose, not a programming error"
+            f"{name}({shown_call(args, kwargs, 600)}) crashed with {type(exc).__name__}: {_said(exc)}{_where(exc)}; "
+            f"{why}, so it should be refused with an error the adapter raises on purpose, not a programming error"
         ) from exc
     except Exception as exc:
         return exc

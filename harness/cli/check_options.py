@@ -29,7 +29,10 @@ class CheckOptions:
 
     def pytest_args(self) -> list[str]:
         targets = [str(CONTRACTS_DIR / s) for s in self.select] or [str(CONTRACTS_DIR)]
-        args = [*targets, "--rootdir", str(CONTRACTS_DIR), "-p", "no:cacheprovider", "--harness-profile", self.profile]
+        # --assert=plain: every contract assert states its own message, which the results show; pytest's
+        # explanation of a failed comparison would repr the differing adapter values whole.
+        args = [*targets, "--rootdir", str(CONTRACTS_DIR), "-p", "no:cacheprovider", "--assert=plain",
+                "--harness-profile", self.profile]
         for flag, value in (
             ("--adapter", self.adapter),
             ("--adapter-cmd", self.adapter_cmd),

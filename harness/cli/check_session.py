@@ -23,6 +23,11 @@ class CheckSession:
         self.interrupted = False
         self.header: list[str] = []
 
+    def pytest_configure(self, config: pytest.Config) -> None:
+        # The results show the contract's message, not pytest's traceback; a long one would repr every frame's
+        # arguments whole (the terminal plugin, off here, owns --tb).
+        config.option.tbstyle = "short"
+
     def pytest_keyboard_interrupt(self, excinfo) -> None:
         self.interrupted = True
 

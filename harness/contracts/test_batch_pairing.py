@@ -25,10 +25,9 @@ tool messages following tool_calls message)" on every provider; persisted
 events with ``calls=18 results=20``.
 """
 
-import json
-
 import pytest
 
+from harness.clip import clip_json, shown
 from harness.testing import OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool, pairing_violations
 from harness.under_test.invoke import valid
 
@@ -58,7 +57,7 @@ def _run(kernel, parallel_safe: bool):
     )
     result = kernel.run_turn("Compare a.txt and b.txt", model, tools)
     runs = sum(len(t.runs) for t in tools)
-    assert runs == len(CALLS), f"the kernel ran {runs} tool executions, expected {len(CALLS)} for calls {CALLS}"
+    assert runs == len(CALLS), f"the kernel ran {shown(runs)} tool executions, expected {len(CALLS)} for calls {CALLS}"
     return result["events"], probe
 
 
@@ -69,22 +68,28 @@ def _check_pairing(kernel, events):
         results = [r["tool_call_id"] for r in event.get("tool_results") or []]
         orphan_results = sorted(set(results) - set(calls))
         assert not orphan_results, (
-            f"persisted event #{n}: results {orphan_results} have no recorded call "
+            f"persisted event #{n}: results {shown(orphan_results)} have no recorded call "
             f"(calls={len(calls)} results={len(results)}; recorded call ids {calls})"
         )
         unanswered = sorted(set(calls) - set(results))
-        assert not unanswered, f"persisted event #{n}: calls {unanswered} have no recorded result (results {results})"
+        assert not unanswered, (
+            f"persisted event #{n}: calls {shown(unanswered)} have no recorded result (results {shown(results)})"
+        )
     persisted_calls = sorted(c["id"] for e in events for c in e.get("tool_calls") or [])
     expected = sorted(c["id"] for c in CALLS)
-    assert persisted_calls == expected, f"persisted call ids {persisted_calls}, expected {expected} (calls {CALLS})"
+    assert persisted_calls == expected, (
+        f"persisted call ids {shown(persisted_calls)}, expected {expected} (calls {CALLS})"
+    )
     used = {name for e in events for name in e.get("tools_used") or []}
     missing = sorted({c["name"] for c in CALLS} - used)
-    assert not missing, f"persisted tools_used {sorted(used)} lacks {missing}, but should name every tool of {CALLS}"
+    assert not missing, (
+        f"persisted tools_used {shown(sorted(used))} lacks {shown(missing)}, but should name every tool of {CALLS}"
+    )
     history = kernel.render_history(events)
     problems = pairing_violations(history)
     assert not problems, "history rendered from the persisted events breaks the pairing rule:\n" + "\n".join(
         problems
-    ) + "\nhistory: " + json.dumps(history, ensure_ascii=False)[:1500]
+    ) + "\nhistory: " + clip_json(history, 1500)
 
 
 def test_batch_path_pairs_calls_and_results(kernel):
@@ -92,8 +97,8 @@ def test_batch_path_pairs_calls_and_results(kernel):
     events, probe = _run(kernel, parallel_safe=True)
     shortfall = probe.never_all_inside(BATCH)
     assert shortfall is None, (
-        f"the parallel-safe calls {[c['id'] for c in CALLS]} should all run at once, but {shortfall}: the kernel "
-        "did not take its concurrent batch path, so this contract did not reach the code it guards"
+        f"the parallel-safe calls {shown([c['id'] for c in CALLS])} should all run at once, but {shown(shortfall)}: "
+        "the kernel did not take its concurrent batch path, so this contract did not reach the code it guards"
     )
     _check_pairing(kernel, events)
 

@@ -36,10 +36,10 @@ restart.
 """
 
 import copy
-import json
 
 import pytest
 
+from harness.clip import clip_json, shown
 from harness.contracts.turns import (
     ANSWER,
     QUESTION,
@@ -54,9 +54,6 @@ from harness.testing.events import differences
 from harness.testing.requests import DEEPSEEK_URL, OPENAI_URL
 from harness.under_test.invoke import valid
 
-
-def _shape(messages: list[dict]) -> str:
-    return json.dumps(messages, ensure_ascii=False)[:1500]
 
 
 # The second turn asks again, in words a strip or a repeat of the first question would lose.
@@ -91,29 +88,29 @@ def test_a_turn_survives_every_link_of_the_chain(kernel, memory):
         fresh = kernel.render_history(copy.deepcopy(persisted), base_url=base_url)
         again = kernel.render_history(copy.deepcopy(loaded), base_url=base_url)
         assert again == fresh, (
-            f"render_history(base_url={base_url!r}) of the loaded events gives {_shape(again)}, but of the "
-            f"persisted ones {_shape(fresh)}"
+            f"render_history(base_url={base_url!r}) of the loaded events gives {clip_json(again, 1500)}, but of the "
+            f"persisted ones {clip_json(fresh, 1500)}"
         )
     history = kernel.render_history(copy.deepcopy(loaded))
     problems = pairing_violations(history)
-    assert not problems, f"the history rendered from the loaded events breaks the pairing rule: {problems}"
+    assert not problems, f"the history rendered from the loaded events breaks the pairing rule: {shown(problems)}"
     asked = [content_text(m.get("content")) for m in history if m.get("role") == "user"]
     assert asked == [QUESTION, SECOND_QUESTION], (
-        f"the history rendered from the loaded events holds the user messages {asked}, but should hold both "
+        f"the history rendered from the loaded events holds the user messages {shown(asked)}, but should hold both "
         f"turns' questions verbatim, in order: {[QUESTION, SECOND_QUESTION]}"
     )
     words = [ROUNDS[0]["content"], ANSWER, SECOND_ANSWER] + [
         out for out in (expected_output(c) for c in ROUND_1 + ROUND_2) if out]
     contents = [content_text(m.get("content")) for m in history]
     missing = [w for w in words if w not in contents]
-    assert not missing, f"the rendered history lacks {missing}; history {_shape(history)}"
+    assert not missing, f"the rendered history lacks {shown(missing)}; history {clip_json(history, 1500)}"
 
     big = memory.trim_history(copy.deepcopy(history), 10**9)
-    assert big == history, f"trimmed to a budget far above its size the history became {_shape(big)}"
+    assert big == history, f"trimmed to a budget far above its size the history became {clip_json(big, 1500)}"
     small = memory.trim_history(copy.deepcopy(history), 1)
     latest = history[max(n for n, m in enumerate(history) if m.get("role") == "user"):]
     assert small[-len(latest):] == latest and not pairing_violations(small), (
-        f"trimmed to budget 1 the history became {_shape(small)}, but should end with the latest turn, paired"
+        f"trimmed to budget 1 the history became {clip_json(small, 1500)}, but should end with the latest turn, paired"
     )
 
 
@@ -128,9 +125,11 @@ def test_deepseek_gets_each_rounds_reasoning_at_the_end_of_the_chain(kernel, mem
     carried = [m.get("reasoning_content", "<absent>") for m in assistants]
     wanted = [r.get("reasoning") or "" for r in ROUNDS + SECOND_ROUNDS]
     assert carried == wanted, (
-        f"sent to DeepSeek, the assistant messages carry reasoning_content {carried}, but each round's own is "
+        f"sent to DeepSeek, the assistant messages carry reasoning_content {shown(carried)}, but each round's own is "
         f"{wanted} ('' where a round had none)"
     )
     rest = [{k: v for k, v in m.items() if k != "reasoning_content"} for m in sent.get("messages") or []]
     plain = [{k: v for k, v in m.items() if k != "reasoning_content"} for m in deepseek]
-    assert rest == plain, f"sent to DeepSeek the conversation became {_shape(rest)}, but was {_shape(plain)}"
+    assert rest == plain, (
+        f"sent to DeepSeek the conversation became {clip_json(rest, 1500)}, but was {clip_json(plain, 1500)}"
+    )

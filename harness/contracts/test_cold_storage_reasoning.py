@@ -99,7 +99,7 @@ def test_every_field_of_several_events_round_trips(memory, stored):
     cold = memory.store_blocks(stored)
     ids = [block.get("id") for block in cold["blocks"]]
     assert len(set(ids)) == len(ids), (
-        f"block ids {ids} repeat within one store, but each block needs its own; stored {shown(stored, 1500)}"
+        f"block ids {shown(ids)} repeat within one store, but each block needs its own; stored {shown(stored, 1500)}"
     )
     _check_loads(memory, cold, stored)
 

@@ -29,6 +29,7 @@ import copy
 import pytest
 from hypothesis import given, strategies as st
 
+from harness.clip import shown
 from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.policy
@@ -63,12 +64,13 @@ def test_distillation_reads_in_chronological_order(memory, policy, with_tools):
         f"keeps it out; got {text!r} for event {event!r}"
     )
     missing = [part for part in parts if part not in text]
-    assert not missing, f"the distillation text lacks {missing}; got {text!r} for event {event!r}"
+    assert not missing, f"the distillation text lacks {shown(missing)}; got {shown(text)} for event {shown(event)}"
     positions = [text.index(part) for part in parts]
     order = [part.split(":")[0] for _, part in sorted(zip(positions, parts))]
     wanted = [part.split(":")[0] for part in parts]
     assert order == wanted, (
-        f"the distillation text reads {order}, but should read {wanted}; got {text!r} for event {event!r}"
+        f"the distillation text reads {shown(order)}, but should read {wanted}; got {shown(text)} for event "
+        f"{shown(event)}"
     )
 
 
@@ -103,7 +105,7 @@ def _tagged_events(draw) -> dict:
 def test_any_event_distils_in_order(memory, policy, event):
     before = copy.deepcopy(event)
     text = valid(memory).distill(event)
-    assert event == before, f"distill changed the event it was given to {event!r}; it was {before!r}"
+    assert event == before, f"distill changed the event it was given to {shown(event)}; it was {shown(before)}"
     included = policy["memory.reasoning"] == "included"
     parts = [event["input"], event["reasoning"] if included else "", event["response"],
              *(r["content"] for r in event["tool_results"])]
@@ -116,12 +118,13 @@ def test_any_event_distils_in_order(memory, policy, event):
             break
         at = found + len(piece)
     assert all(k >= 0 for k in order), (
-        f"the distillation text {text!r} does not hold {parts!r} in that order (input, reasoning per the policy "
+        f"the distillation text {shown(text)} does not hold {shown(parts)} in that order (input, reasoning per the "
+        "policy "
         f"memory.reasoning={policy['memory.reasoning']}, response, then each tool output in its result's order); "
         f"event {event!r}"
     )
     if not included and event["reasoning"]:
         assert event["reasoning"] not in text, (
-            f"the distillation text holds the reasoning {event['reasoning']!r}, but memory.reasoning=excluded "
+            f"the distillation text holds the reasoning {shown(event['reasoning'])}, but memory.reasoning=excluded "
             f"keeps it out; got {text!r}"
         )

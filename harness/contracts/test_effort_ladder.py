@@ -31,10 +31,9 @@ Production fingerprint: a DeepSeek agent that thinks for tens of minutes,
 re-reads dozens of files and never acts, whatever the slider says.
 """
 
-import json
-
 import pytest
 
+from harness.clip import clip_json, shown
 from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG, THINKING_OFF, executor_thinking_problem
 from harness.testing.requests import DEEPSEEK_URL, GENERIC_URLS, TOOLS
 from harness.under_test.invoke import valid
@@ -46,7 +45,7 @@ BODY = {
     "stream": True,
 }
 def _settings(body: dict) -> str:
-    return json.dumps({k: body.get(k, "<absent>") for k in ("thinking", "reasoning_effort")})
+    return clip_json({k: body.get(k, "<absent>") for k in ("thinking", "reasoning_effort")})
 
 
 def _deepseek(transform, **options) -> dict:
@@ -84,7 +83,7 @@ def test_deepseek_effort_follows_the_policy(transform, policy, effort):
     expected = policy[f"effort.{effort}"]
     got = body.get("reasoning_effort", "<absent>")
     assert got == expected, (
-        f"reasoning_effort={got!r}, but the policy effort.{effort}={expected!r} names the word DeepSeek gets for "
+        f"reasoning_effort={shown(got)}, but the policy effort.{effort}={expected!r} names the word DeepSeek gets for "
         f"the slider position {effort!r}; sent {_settings(body)}"
     )
 
@@ -138,6 +137,6 @@ def test_other_providers_never_get_a_thinking_key(transform, base_url, options):
     transform = valid(transform)
     body = transform.transform_request(BODY, {"base_url": base_url, **options})
     assert "thinking" not in body, (
-        f"thinking={body['thinking']!r}, but base_url={base_url!r} should never get a thinking key "
+        f"thinking={shown(body['thinking'])}, but base_url={base_url!r} should never get a thinking key "
         f"(options {options!r}; OpenAI answers 'Unrecognized request argument')"
     )

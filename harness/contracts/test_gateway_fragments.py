@@ -62,7 +62,7 @@ def _check(stream, fragments: list[dict], expected: list[tuple[str, str, str]], 
         (gid, gname) == (wid, wname) and same_arguments(gargs, wargs)
         for (gid, gname, gargs), (wid, wname, wargs) in zip(got, expected)
     )
-    assert same, f"calls={got}, but {what} should give {expected}; stream: {shown(body)}"
+    assert same, f"calls={shown(got)}, but {what} should give {shown(expected)}; stream: {shown(body)}"
 
 
 def test_fragments_without_index_follow_the_latest_call(stream):
@@ -196,8 +196,8 @@ def test_object_arguments_become_their_json_text(stream):
     got = [(c.get("id"), c.get("name"), c.get("arguments")) for c in stream.parse_stream(body)["tool_calls"]]
     arguments = got[0][2] if len(got) == 1 else None
     assert isinstance(arguments, str) and _parsed(arguments) == sent, (
-        f"calls={got}, but arguments sent as the object {sent} should come back as JSON text of that object; "
-        f"stream: {shown(body)}"
+        f"calls={shown(got)}, but arguments sent as the object {shown(sent)} should come back as JSON text of that "
+        f"object; stream: {shown(body)}"
     )
 
 

@@ -33,11 +33,10 @@ out; or the model answers the first question again on every later turn, or
 misses what the user asked since.
 """
 
-import json
-
 import pytest
 from hypothesis import example, given, strategies as st
 
+from harness.clip import clip_json, shown
 from harness.testing import content_text, persisted_events as persisted_event, reasoning_violations
 from harness.testing.requests import DEEPSEEK_URL, OPENAI_URL, TOOLS, host_of
 from harness.under_test.invoke import valid
@@ -54,8 +53,7 @@ def _assistants(messages: list[dict], events: list[dict]) -> list[dict]:
 
 
 def _show(events: list[dict]) -> str:
-    return json.dumps([{"reasoning": e["reasoning"], "calls": len(e["tool_calls"])} for e in events],
-                      ensure_ascii=False)[:1500]
+    return clip_json([{"reasoning": e["reasoning"], "calls": len(e["tool_calls"])} for e in events], 1500)
 
 
 @pytest.mark.provider
@@ -82,7 +80,7 @@ def _own_reasoning_problems(messages: list[dict], events: list[dict]) -> list[st
         got = message.get("reasoning_content", "<absent>")
         if got != expected:
             problems.append(
-                f"assistant message of round #{n}: reasoning_content={got!r}, but should be {expected!r} for "
+                f"assistant message of round #{n}: reasoning_content={shown(got)}, but should be {shown(expected)} for "
                 f"persisted reasoning {event['reasoning']!r} (top level, non-empty only)"
             )
     return problems
@@ -123,7 +121,7 @@ def test_replayed_history_meets_the_era_rule(kernel, transform, deepseek_era, ev
     for n, (message, event) in enumerate(zip(_assistants(sent, events), events)):
         if "reasoning_content" in message and message["reasoning_content"] != (event["reasoning"] or ""):
             problems.append(
-                f"assistant message of round #{n} carries {message['reasoning_content']!r}, "
+                f"assistant message of round #{n} carries {shown(message['reasoning_content'])}, "
                 f"but its own persisted reasoning is {event['reasoning']!r}"
             )
     assert not problems, (
@@ -157,6 +155,6 @@ def test_history_holds_every_turns_question_in_order(kernel, events, base_url):
     asked = [content_text(m.get("content")) for m in messages if m.get("role") == "user"]
     questions = [e["input"] for e in events if e["input"]]
     assert asked == questions, (
-        f"render_history(events, base_url={base_url!r}) holds the user messages {asked}, but should hold every "
+        f"render_history(events, base_url={base_url!r}) holds the user messages {shown(asked)}, but should hold every "
         f"turn's question verbatim, in order: {questions}"
     )

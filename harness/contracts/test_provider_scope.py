@@ -34,6 +34,7 @@ import json
 import pytest
 from hypothesis import example, given, strategies as st
 
+from harness.clip import clip_json, shown
 from harness.adapter import EFFORTS, ROLES
 from harness.testing import request_bodies
 from harness.testing.requests import (
@@ -62,7 +63,7 @@ BODY = {"model": "some-model", "messages": HISTORY, "tools": TOOLS, "stream": Tr
 
 def _carriers(body: dict) -> list[str]:
     return [
-        f"#{n} {m.get('role')}: {m['reasoning_content']!r}"
+        f"#{n} {m.get('role')}: {shown(m['reasoning_content'])}"
         for n, m in enumerate(body.get("messages") or [])
         if "reasoning_content" in m
     ]
@@ -75,7 +76,7 @@ def _reasoning_problems(sent: dict, body: dict, base_url: str | None, hosts: tup
         carriers = _carriers(sent)
         if not carriers:
             return []
-        problem = (f"messages {carriers} carry reasoning_content, but host {host!r} is not in reasoning.hosts "
+        problem = (f"messages {shown(carriers)} carry reasoning_content, but host {host!r} is not in reasoning.hosts "
                    f"{list(hosts)}, so no message should")
         return [problem]
     problems = []
@@ -83,7 +84,7 @@ def _reasoning_problems(sent: dict, body: dict, base_url: str | None, hosts: tup
         if before.get("role") == "assistant" and "reasoning_content" in before:
             got = after.get("reasoning_content", "<absent>")
             if got != before["reasoning_content"]:
-                problems.append(f"assistant message #{n}: reasoning_content={got!r}, but host {host!r} is in "
+                problems.append(f"assistant message #{n}: reasoning_content={shown(got)}, but host {host!r} is in "
                                 f"reasoning.hosts, so it keeps its own {before['reasoning_content']!r}")
     return problems
 
@@ -101,8 +102,8 @@ def test_no_thinking_key_outside_deepseeks_host(transform, body, base_url, effor
     options = {"base_url": base_url, "effort": effort, "role": role}
     sent = transform.transform_request(body, options)
     assert "thinking" not in sent, (
-        f"thinking={sent['thinking']!r}, but host {host_of(base_url)!r} is not api.deepseek.com and should get no "
-        f"thinking key (options {json.dumps(options)}); body {json.dumps(body, ensure_ascii=False)[:1500]}"
+        f"thinking={shown(sent['thinking'])}, but host {host_of(base_url)!r} is not api.deepseek.com and should get no "
+        f"thinking key (options {clip_json(options)}); body {clip_json(body, 1500)}"
     )
 
 
@@ -120,8 +121,8 @@ def test_reasoning_goes_back_only_to_the_policys_hosts(transform, policy, body, 
     sent = transform.transform_request(body, options)
     problems = _reasoning_problems(sent, body, base_url, policy.hosts("reasoning.hosts"))
     assert not problems, (
-        "\n".join(problems) + f"\noptions {json.dumps(options)}; input messages "
-        + json.dumps(body["messages"], ensure_ascii=False)[:1500]
+        "\n".join(problems) + f"\noptions {clip_json(options)}; input messages "
+        + clip_json(body["messages"], 1500)
     )
 
 
@@ -143,7 +144,7 @@ def test_the_deepseek_host_gets_the_deepseek_profile(transform, base_url):
     transform = valid(transform)
     body = transform.transform_request(BODY, {"base_url": base_url, "effort": "off"})
     assert body.get("thinking") == {"type": "disabled"}, (
-        f"thinking={body.get('thinking', '<absent>')!r}, but base_url={base_url!r} is DeepSeek's host and "
+        f"thinking={shown(body.get('thinking', '<absent>'))}, but base_url={base_url!r} is DeepSeek's host and "
         "effort='off' should send {'type': 'disabled'}"
     )
     assert _carriers(body) == [f"#1 assistant: {HISTORY[1]['reasoning_content']!r}"], (

@@ -26,6 +26,7 @@ back to the API."
 
 import pytest
 
+from harness.clip import shown
 from harness.testing import ScriptedModel, ScriptedTool
 from harness.under_test.invoke import valid
 
@@ -86,7 +87,7 @@ def test_each_round_persists_its_own_reasoning(kernel, final):
     for n, (event, scripted) in enumerate(zip(events, rounds), 1):
         got, want = _wanted(event.get("reasoning")), _wanted(scripted.get("reasoning"))
         assert got == want, (
-            f"persisted round {n} of {len(rounds)}: reasoning={got!r}, but should be {want!r}, that "
+            f"persisted round {n} of {len(rounds)}: reasoning={shown(got)}, but should be {shown(want)}, that "
             f"round's own (the rounds' reasoning in order: {[r.get('reasoning') for r in rounds]})"
         )
 
@@ -94,6 +95,6 @@ def test_each_round_persists_its_own_reasoning(kernel, final):
     rendered = [m.get("reasoning_content") or None for m in assistants]
     wanted = [_wanted(r.get("reasoning")) for r in rounds]
     assert rendered == wanted, (
-        f"reasoning_content of the rendered assistant messages={rendered}, but should be each round's "
+        f"reasoning_content of the rendered assistant messages={shown(rendered)}, but should be each round's "
         f"own {wanted}: the next request would replay the wrong (or no) reasoning"
     )

@@ -29,11 +29,11 @@ because an empty string replaced it.
 """
 
 import copy
-import json
 
 import pytest
 from hypothesis import example, given
 
+from harness.clip import clip_json, shown
 from harness.testing import request_bodies
 from harness.testing.requests import DEEPSEEK_URL, TOOLS, UNTIDY_BODY, one_call
 from harness.under_test.invoke import valid
@@ -67,27 +67,30 @@ def _message_problems(n: int, before: dict, after: dict, has_tools: bool) -> lis
     if role != "assistant":
         # A null reasoning_content is no reasoning: it may go (test_reasoning_strings.py wants no null sent).
         untouched = [before, _without_reasoning(before)] if null else [before]
-        return [] if after in untouched else [f"{role} message #{n} became {after!r}, but should be untouched: {before!r}"]
+        if after in untouched:
+            return []
+        return [f"{role} message #{n} became {shown(after)}, but should be untouched: {shown(before)}"]
     problems = []
     if _without_reasoning(after) != _without_reasoning(before):
         problems.append(
-            f"assistant message #{n}: fields besides reasoning_content became {_without_reasoning(after)!r}, "
+            f"assistant message #{n}: fields besides reasoning_content became {shown(_without_reasoning(after))}, "
             f"but should be unchanged: {_without_reasoning(before)!r}"
         )
     got = after.get("reasoning_content", "<absent>")
     if "reasoning_content" in before and not null:
         if got != before["reasoning_content"]:
             problems.append(
-                f"assistant message #{n}: reasoning_content={got!r}, but its existing value "
+                f"assistant message #{n}: reasoning_content={shown(got)}, but its existing value "
                 f"{before['reasoning_content']!r} must never be overwritten"
             )
     elif has_tools and got != "":
         problems.append(
-            f"assistant message #{n}: reasoning_content={got!r}, but should be backfilled with '' (tools present)"
+            f"assistant message #{n}: reasoning_content={shown(got)}, but should be backfilled with '' (tools present)"
         )
     elif not has_tools and got != "<absent>" and not (null and got == ""):
         problems.append(
-            f"assistant message #{n}: reasoning_content={got!r} for {before.get('reasoning_content', '<absent>')!r}, "
+            f"assistant message #{n}: reasoning_content={shown(got)} for "
+            f"{shown(before.get('reasoning_content', '<absent>'))}, "
             "but nothing is backfilled without tools (a null may go, or become '')"
         )
     return problems
@@ -96,11 +99,12 @@ def _message_problems(n: int, before: dict, after: dict, has_tools: bool) -> lis
 def _check(transform, body: dict) -> None:
     sent = copy.deepcopy(body)
     after = transform.transform_request(sent, OPTIONS)
-    problems = [] if sent == body else [f"the input body was modified in place: {sent!r}"]
+    problems = [] if sent == body else [f"the input body was modified in place: {shown(sent)}"]
     rest_before = {k: v for k, v in body.items() if k != "messages"}
     rest_after = {k: v for k, v in after.items() if k != "messages"}
     if rest_after != rest_before:
-        problems.append(f"body keys besides messages became {rest_after!r}, but should be unchanged: {rest_before!r}")
+        problems.append(
+            f"body keys besides messages became {shown(rest_after)}, but should be unchanged: {shown(rest_before)}")
     messages = after.get("messages") or []
     if len(messages) != len(body["messages"]):
         problems.append(f"{len(messages)} messages came back, but {len(body['messages'])} went in")
@@ -110,7 +114,7 @@ def _check(transform, body: dict) -> None:
     assert not problems, (
         f"{len(problems)} problem(s) transforming for DeepSeek (tools={has_tools}, options {OPTIONS}):\n  "
         + "\n  ".join(problems)
-        + f"\ninput messages: {json.dumps(body['messages'], ensure_ascii=False)[:1500]}"
+        + f"\ninput messages: {clip_json(body['messages'], 1500)}"
     )
 
 

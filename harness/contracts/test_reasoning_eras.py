@@ -21,11 +21,10 @@ current: 400 "The reasoning_content in the thinking mode must be passed back
 to the API."
 """
 
-import json
-
 import pytest
 from hypothesis import example, given
 
+from harness.clip import clip_json, shown
 from harness.rules.reasoning import ERAS
 from harness.testing import reasoning_violations, request_bodies
 from harness.testing.requests import DEEPSEEK_URL, UNTIDY_BODY
@@ -43,7 +42,7 @@ def _foreign_values(before: list[dict], after: list[dict]) -> list[str]:
         own = old.get("reasoning_content") or ""
         if new["reasoning_content"] != own:
             problems.append(
-                f"message #{n} ({new.get('role')}) carries reasoning_content={new['reasoning_content']!r}, "
+                f"message #{n} ({new.get('role')}) carries reasoning_content={shown(new['reasoning_content'])}, "
                 f"but its own is {own!r}"
             )
     return problems
@@ -58,11 +57,11 @@ def test_each_era_rule_is_kept(transform, era, body):
     messages = after.get("messages") or []
     assert len(messages) == len(body["messages"]), (
         f"{len(messages)} messages came back, but {len(body['messages'])} went in (era {era!r}); input messages: "
-        + json.dumps(body["messages"], ensure_ascii=False)[:1500]
+        + clip_json(body["messages"], 1500)
     )
     has_tools = bool(body.get("tools"))
     problems = reasoning_violations(messages, era, has_tools) + _foreign_values(body["messages"], messages)
     assert not problems, (
         f"era {era!r}, tools={has_tools}: {len(problems)} problem(s):\n  " + "\n  ".join(problems)
-        + f"\ninput messages: {json.dumps(body['messages'], ensure_ascii=False)[:1500]}"
+        + f"\ninput messages: {clip_json(body['messages'], 1500)}"
     )

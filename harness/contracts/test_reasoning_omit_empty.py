@@ -25,10 +25,9 @@ Production fingerprint: ``"reasoning_content": ""`` or ``null`` on every
 plain message; 400s from strict gateways on every tool round.
 """
 
-import json
-
 import pytest
 
+from harness.clip import clip_json, shown
 from harness.testing import content_text, same_arguments
 from harness.under_test.invoke import valid
 
@@ -45,7 +44,7 @@ def test_no_reasoning_key_without_reasoning(messages, reasoning, tool_calls):
     message = {"role": "assistant", "content": content, "reasoning": reasoning, "tool_calls": tool_calls}
     wire = messages.serialize_message(message)
     assert "reasoning_content" not in wire, (
-        f"reasoning_content={wire['reasoning_content']!r} present, but should be absent "
+        f"reasoning_content={shown(wire['reasoning_content'])} present, but should be absent "
         f"when reasoning is {reasoning!r} (input {message!r})"
     )
 
@@ -62,13 +61,13 @@ def test_tool_calls_only_message_has_no_text(messages, content):
     message, wire = _tool_calls_only(messages, content)
     got = wire.get("content", ABSENT)
     assert got in (None, ABSENT) or content_text(got) == "", (
-        f"content={got!r}, but an assistant message with tool_calls and no text should have content null, "
+        f"content={shown(got)}, but an assistant message with tool_calls and no text should have content null, "
         f"absent or '' (input {message!r})"
     )
     calls = wire.get("tool_calls") or [{}]
     function = calls[0].get("function") or {}
     assert len(calls) == 1 and same_arguments(function.get("arguments"), CALL["arguments"]), (
-        f"tool_calls={json.dumps(calls)}, but should hold one call whose function.arguments is JSON text of "
+        f"tool_calls={clip_json(calls)}, but should hold one call whose function.arguments is JSON text of "
         f"{CALL['arguments']} (input {message!r})"
     )
 
@@ -80,6 +79,6 @@ def test_tool_calls_only_message_has_null_content(messages, content):
     message, wire = _tool_calls_only(messages, content)
     got = wire.get("content", ABSENT)
     assert got is None, (
-        f"content={got!r}, but should be present and null on an assistant message with tool_calls and no text: "
+        f"content={shown(got)}, but should be present and null on an assistant message with tool_calls and no text: "
         f"Bedrock-backed gateways reject '' (input {message!r})"
     )

@@ -34,10 +34,9 @@ answers HTTP 400 "The reasoning_content in the thinking mode must be passed
 back to the API."
 """
 
-import json
-
 import pytest
 
+from harness.clip import clip_json, shown
 from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG, ERAS, executor_thinking_problem
 from harness.testing import ScriptedTool, play, reasoning_violations, same_arguments
 
@@ -75,14 +74,15 @@ def _round_problems(k: int, body: dict, rounds, era: str) -> list[str]:
         ids = tuple(c.get("id") for c in message.get("tool_calls") or [])
         if ids != streamed.tool_call_ids:
             problems.append(
-                f"{where}, round #{j + 1}: tool_calls ids {ids}, expected the streamed {streamed.tool_call_ids}"
+                f"{where}, round #{j + 1}: tool_calls ids {shown(ids)}, expected the streamed "
+                f"{shown(streamed.tool_call_ids)}"
             )
         if era == "r1":
             continue
         got = message.get("reasoning_content", "<absent>")
         if got != streamed.reasoning:
             problems.append(
-                f"{where}, round #{j + 1}: reasoning_content={got!r}, but should be that round's own streamed "
+                f"{where}, round #{j + 1}: reasoning_content={shown(got)}, but should be that round's own streamed "
                 f"reasoning {streamed.reasoning!r}, top level beside its tool_calls"
             )
     return problems
@@ -96,7 +96,7 @@ def test_follow_up_requests_carry_each_rounds_own_reasoning(transport, deepseek_
     assert not problems, (
         f"{len(problems)} problem(s) in the requests sent under the {deepseek_era} rule:\n  " + "\n  ".join(problems)
         + "\nassistant messages of the last request: "
-        + json.dumps([m for m in bodies[-1]["messages"] if m.get("role") == "assistant"], ensure_ascii=False)[:1500]
+        + clip_json([m for m in bodies[-1]["messages"] if m.get("role") == "assistant"], 1500)
     )
 
 
@@ -106,11 +106,11 @@ def test_requests_sent_keep_the_thinking_settings(transport, deepseek_era):
     for k, body in enumerate(played.sent_bodies()):
         settings = {key: body.get(key, "<absent>") for key in ("thinking", "reasoning_effort", "extra_body")}
         assert body.get("thinking", {"type": "enabled"}) == {"type": "enabled"} and "extra_body" not in body, (
-            f"request #{k + 1} sent {settings}, but effort {OPTIONS['effort']!r} should leave thinking on, "
+            f"request #{k + 1} sent {shown(settings)}, but effort {OPTIONS['effort']!r} should leave thinking on, "
             "switched at the top level of the body"
         )
         assert DEEPSEEK_EFFORT_RUNG.get(body.get("reasoning_effort")) == "high", (
-            f"request #{k + 1} sent {settings}, but effort 'high' should send a reasoning_effort DeepSeek reads "
+            f"request #{k + 1} sent {shown(settings)}, but effort 'high' should send a reasoning_effort DeepSeek reads "
             "as high"
         )
 
@@ -123,11 +123,14 @@ def test_tools_ran_with_the_streamed_arguments(transport, deepseek_era):
         len(runs[name]) == len(sent) and all(same_arguments(got, want) for got, want in zip(runs[name], sent))
         for name, sent in EXPECTED_RUNS.items()
     )
-    assert same, f"the tools ran with {runs}, but the cassette streamed {EXPECTED_RUNS} (arguments as JSON values)"
+    assert same, (
+        f"the tools ran with {shown(runs)}, but the cassette streamed {EXPECTED_RUNS} (arguments as JSON values)"
+    )
     events = result["events"]
     answer = events[-1]["response"] if events else None
     assert answer == played.rounds[-1].content, (
-        f"the turn's last persisted response is {answer!r}, but the last round streamed {played.rounds[-1].content!r}"
+        f"the turn's last persisted response is {shown(answer)}, but the last round streamed "
+        f"{shown(played.rounds[-1].content)}"
     )
 
 
@@ -149,6 +152,6 @@ def test_a_sub_agents_turn_sends_the_policys_thinking_switch(transport, policy, 
         should = executor_thinking_problem(body, wanted)
         sent = {key: body.get(key, "<absent>") for key in ("thinking", "reasoning_effort")}
         assert should is None, (
-            f"request #{k + 1} sent {sent}, but with the policy executor.thinking={wanted!r} a sub-agent's turn "
+            f"request #{k + 1} sent {shown(sent)}, but with the policy executor.thinking={wanted!r} a sub-agent's turn "
             f"with no effort of its own should {should} on every request (options {options!r})"
         )

@@ -24,11 +24,10 @@ reasoning_content in the thinking mode must be passed back to the API." as
 if the field were missing, though a log of the body shows the key.
 """
 
-import json
-
 import pytest
 from hypothesis import example, given, strategies as st
 
+from harness.clip import clip_json, shown
 from harness.rules.reasoning import ERAS
 from harness.testing import non_string_reasoning, persisted_events, request_bodies
 from harness.testing.requests import DEEPSEEK_URL, TOOLS, one_call
@@ -47,9 +46,6 @@ WITH_TOOLS = {"model": "deepseek-chat", "messages": NULLS, "tools": TOOLS, "stre
 WITHOUT_TOOLS = {"model": "deepseek-chat", "messages": NULLS, "stream": True}
 
 
-def _shown(messages: list[dict]) -> str:
-    return json.dumps(messages, ensure_ascii=False)[:1500]
-
 
 @pytest.mark.parametrize("era", ERAS)
 @given(body=request_bodies())
@@ -60,7 +56,7 @@ def test_reasoning_sent_to_deepseek_is_a_string(transform, era, body):
     problems = non_string_reasoning(sent.get("messages") or [])
     assert not problems, (
         f"era {era!r}, tools={bool(body.get('tools'))}: {len(problems)} problem(s):\n  " + "\n  ".join(problems)
-        + f"\ninput messages: {_shown(body['messages'])}"
+        + f"\ninput messages: {clip_json(body['messages'], 1500)}"
     )
 
 
@@ -78,12 +74,12 @@ def test_history_replayed_to_deepseek_carries_string_reasoning(kernel, transform
     rendered = non_string_reasoning(history)
     assert not rendered, (
         f"render_history(events, base_url={DEEPSEEK_URL!r}): " + "; ".join(rendered)
-        + f"\npersisted reasoning {[e['reasoning'] for e in events]}"
+        + f"\npersisted reasoning {shown([e['reasoning'] for e in events])}"
     )
     body = {"model": "deepseek-chat", "messages": history, "tools": TOOLS, "stream": True}
     sent = valid(transform).transform_request(body, {"base_url": DEEPSEEK_URL, "era": era})
     problems = non_string_reasoning(sent.get("messages") or [])
     assert not problems, (
         f"the rendered history transformed for DeepSeek (era {era!r}, tools): " + "; ".join(problems)
-        + f"\nrendered {_shown(history)}"
+        + f"\nrendered {clip_json(history, 1500)}"
     )

@@ -22,6 +22,7 @@ Production fingerprint: every request after a tool round fails with HTTP 400
 import pytest
 from hypothesis import given, strategies as st
 
+from harness.clip import clip_repr, shown
 from harness.testing import content_text
 from harness.under_test.invoke import valid
 
@@ -37,11 +38,11 @@ def _assistant(content, reasoning, tool_calls=()):
 def _check_top_level(messages, message):
     wire = messages.serialize_message(message)
     assert "reasoning_content" in wire, (
-        f"expected a top-level 'reasoning_content' key, got keys {sorted(wire)} for input {message!r:.1500}"
+        f"expected a top-level 'reasoning_content' key, got keys {shown(sorted(wire))} for input {shown(message, 1500)}"
     )
     assert wire["reasoning_content"] == message["reasoning"], (
-        f"reasoning_content={wire['reasoning_content']!r:.1500}, but should equal the input reasoning "
-        f"{message['reasoning']!r:.1500}"
+        f"reasoning_content={shown(wire['reasoning_content'], 1500)}, but should equal the input reasoning "
+        f"{clip_repr(message['reasoning'], 1500)}"
     )
     return wire
 
@@ -51,7 +52,7 @@ def test_reasoning_is_top_level_beside_content(messages):
     message = _assistant("The invoice was issued on the 12th.", "They asked about billing, not orders.")
     wire = _check_top_level(messages, message)
     assert content_text(wire.get("content")) == message["content"], (
-        f"content={wire.get('content')!r}, but should be the untouched text {message['content']!r} "
+        f"content={shown(wire.get('content'))}, but should be the untouched text {shown(message['content'])} "
         f"(reasoning must not leak into it); input {message!r}"
     )
 
@@ -62,10 +63,11 @@ def test_reasoning_is_top_level_with_tool_calls(messages):
     wire = _check_top_level(messages, message)
     calls = wire.get("tool_calls") or []
     assert [c.get("id") for c in calls] == [CALL["id"]], (
-        f"tool_calls ids={[c.get('id') for c in calls]}, expected {[CALL['id']]} for input {message!r}"
+        f"tool_calls ids={shown([c.get('id') for c in calls])}, expected {shown([CALL['id']])} for input "
+        f"{shown(message)}"
     )
     assert wire.get("content") is None or content_text(wire["content"]) == "", (
-        f"content={wire.get('content')!r}, but a tool-calls-only message carrying reasoning should hold no text "
+        f"content={shown(wire.get('content'))}, but a tool-calls-only message carrying reasoning should hold no text "
         f"(null, absent or ''): the reasoning belongs in reasoning_content; input {message!r}"
     )
 
@@ -76,5 +78,6 @@ def test_any_reasoning_round_trips_verbatim(messages, content, reasoning):
     message = _assistant(content, reasoning)
     wire = _check_top_level(messages, message)
     assert content_text(wire.get("content")) == content, (
-        f"content={wire.get('content')!r:.700}, expected {content!r:.700} unchanged for reasoning {reasoning!r:.700}"
+        f"content={shown(wire.get('content'), 700)}, expected {shown(content, 700)} unchanged for reasoning "
+        f"{shown(reasoning, 700)}"
     )

@@ -41,7 +41,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import example, given, strategies as st
 
-from harness.clip import shown
+from harness.clip import clip_repr, shown
 from harness.testing import completion_chunks, sse
 from harness.under_test.invoke import refusal, valid
 from harness.wire.sse import PLAIN
@@ -99,7 +99,7 @@ def _plain(stream) -> dict:
     expected = valid(stream).parse_stream(plain)
     calls = [(c.get("id"), c.get("name")) for c in expected.get("tool_calls") or []]
     assert expected.get("content") == "Checking the weather in Zürich." and calls == [("call_w", "get_weather")], (
-        f"the plainly framed stream parsed to {expected}, but should give the content 'Checking the weather in "
+        f"the plainly framed stream parsed to {shown(expected)}, but should give the content 'Checking the weather in "
         f"Zürich.' and the call call_w (get_weather); stream: {shown(plain)}"
     )
     return expected
@@ -110,8 +110,8 @@ def test_sse_variants_parse_like_the_plain_body(stream, variant):
     expected = _plain(stream)
     body = VARIANTS[variant]()
     got = valid(stream).parse_stream(body)
-    assert got == expected, f"{variant}: parsed {got}, but the plain body of the same events gives {expected}; " \
-        f"stream: {shown(body)}"
+    assert got == expected, f"{variant}: parsed {shown(got)}, but the plain body of the same events gives " \
+        f"{shown(expected)}; stream: {shown(body)}"
 
 
 # The WHATWG field grammar, one feature each; a drawn set of them applies to every event of a body.
@@ -176,20 +176,21 @@ def test_the_sse_field_grammar_is_read_as_the_rules_say(stream, features, end, m
     where = f"grammar {[FEATURES[f] for f in sorted(features)]}, line ends {end!r}{' mixed' * mixed}; " \
         f"stream: {shown(body)}"
     assert got.get("content") == expected.get("content"), (
-        f"content={got.get('content')!r}, but the plain body gives {expected.get('content')!r}; {where}"
+        f"content={shown(got.get('content'))}, but the plain body gives {shown(expected.get('content'))}; {where}"
     )
     assert got.get("reasoning") == expected.get("reasoning"), (
-        f"reasoning={got.get('reasoning')!r}, but the plain body gives {expected.get('reasoning')!r}; {where}"
+        f"reasoning={shown(got.get('reasoning'))}, but the plain body gives {shown(expected.get('reasoning'))}; {where}"
     )
     assert got.get("tool_calls") == expected.get("tool_calls"), (
-        f"tool_calls={got.get('tool_calls')!r}, but the plain body gives {expected.get('tool_calls')!r}; {where}"
+        f"tool_calls={shown(got.get('tool_calls'))}, but the plain body gives {shown(expected.get('tool_calls'))}; "
+        f"{where}"
     )
     assert got.get("finish_reason") == expected.get("finish_reason"), (
-        f"finish_reason={got.get('finish_reason')!r}, but the plain body gives "
+        f"finish_reason={shown(got.get('finish_reason'))}, but the plain body gives "
         f"{expected.get('finish_reason')!r}; {where}"
     )
     assert got.get("usage") == expected.get("usage"), (
-        f"usage={got.get('usage')!r}, but the plain body gives {expected.get('usage')!r}; {where}"
+        f"usage={shown(got.get('usage'))}, but the plain body gives {shown(expected.get('usage'))}; {where}"
     )
 
 
@@ -206,7 +207,7 @@ def test_bytes_that_are_not_utf8_are_refused_or_replaced(stream, bad, before, af
     clean = sse(chunks).replace(mark, "é".encode())
     parsed = valid(stream).parse_stream(clean)
     assert parsed.get("content") == f"{before}é{after}", (
-        f"content={parsed.get('content')!r}, but the same stream with valid UTF-8 should parse to "
+        f"content={shown(parsed.get('content'))}, but the same stream with valid UTF-8 should parse to "
         f"{before + 'é' + after!r}; stream: {shown(clean)}"
     )
     body = sse(chunks).replace(mark, bad)
@@ -219,6 +220,6 @@ def test_bytes_that_are_not_utf8_are_refused_or_replaced(stream, bad, before, af
     replaced = isinstance(content, str) and content.startswith(before) and content.endswith(after) and (
         "\ufffd" in content[len(before) : len(content) - len(after) or None])
     assert replaced, (
-        f"content={content!r}, but the bytes {bad!r} (not UTF-8) between {before!r} and {after!r} should either "
-        f"be refused or read as U+FFFD between the text around them; stream: {body!r:.1500}"
+        f"content={shown(content)}, but the bytes {bad!r} (not UTF-8) between {before!r} and {after!r} should either "
+        f"be refused or read as U+FFFD between the text around them; stream: {clip_repr(body, 1500)}"
     )

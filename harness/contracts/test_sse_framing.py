@@ -59,10 +59,11 @@ def test_every_framing_parses_like_the_plain_one(stream, framing):
     plain, framed = sse(CHUNKS), sse(CHUNKS, framing)
     expected = stream.parse_stream(plain)
     assert expected.get("content") == "Checking the weather." and len(expected.get("tool_calls") or []) == 1, (
-        f"the plain framing parsed to {expected}, but should give the content 'Checking the weather.' and "
+        f"the plain framing parsed to {shown(expected)}, but should give the content 'Checking the weather.' and "
         f"one call; stream: {shown(plain)}"
     )
     got = stream.parse_stream(framed)
     assert got == expected, (
-        f"parsed {got}, but the plain framing of the same events gives {expected}; stream: {shown(framed)}"
+        f"parsed {shown(got)}, but the plain framing of the same events gives {shown(expected)}; stream: "
+        f"{shown(framed)}"
     )

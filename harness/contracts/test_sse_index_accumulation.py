@@ -74,27 +74,27 @@ def _check(stream, chunks: list[list[dict]], expected: list[tuple[str, str, str]
     calls = parsed["tool_calls"]
     got_ids = [c.get("id") for c in calls]
     by_id = {c.get("id"): c for c in calls}
-    where = f"{what}; {len(calls)} calls parsed, ids {got_ids!r}; stream: {shown(body)}"
+    where = f"{what}; {len(calls)} calls parsed, ids {shown(got_ids)}; stream: {shown(body)}"
     missing = [cid for cid, _, _ in expected if cid not in by_id]
-    assert not missing, f"calls {missing!r} are missing, but every call streamed should be there; {where}"
+    assert not missing, f"calls {shown(missing)} are missing, but every call streamed should be there; {where}"
     wanted = {cid for cid, _, _ in expected}
     extra = [cid for cid in got_ids if cid not in wanted]
-    assert not extra, f"calls {extra!r} were never streamed, but came back; {where}"
+    assert not extra, f"calls {shown(extra)} were never streamed, but came back; {where}"
     repeated = sorted({cid for cid in got_ids if got_ids.count(cid) > 1})
-    assert not repeated, f"calls {repeated!r} came back more than once, but each was streamed once; {where}"
+    assert not repeated, f"calls {shown(repeated)} came back more than once, but each was streamed once; {where}"
     names = [(cid, by_id[cid].get("name"), name) for cid, name, _ in expected if by_id[cid].get("name") != name]
-    assert not names, f"calls with the wrong name (id, got, expected): {names!r}; {where}"
+    assert not names, f"calls with the wrong name (id, got, expected): {shown(names)}; {where}"
     arguments = [(cid, by_id[cid].get("arguments"), want) for cid, _, want in expected
                  if not same_arguments(by_id[cid].get("arguments"), want)]
     assert not arguments, (
-        f"calls with the wrong arguments (id, got, expected as a JSON value): {arguments!r}; {where}"
+        f"calls with the wrong arguments (id, got, expected as a JSON value): {shown(arguments)}; {where}"
     )
     want_text = "".join(piece for _, piece in sorted((text or {}).items()))
     assert parsed.get("content") == want_text, (
-        f"content={parsed.get('content')!r}, but the text streamed beside the calls is {want_text!r}; {where}"
+        f"content={shown(parsed.get('content'))}, but the text streamed beside the calls is {want_text!r}; {where}"
     )
     assert parsed.get("finish_reason") == "tool_calls", (
-        f"finish_reason={parsed.get('finish_reason')!r}, but the stream ended with 'tool_calls'; {where}"
+        f"finish_reason={shown(parsed.get('finish_reason'))}, but the stream ended with 'tool_calls'; {where}"
     )
 
 
@@ -226,6 +226,6 @@ def test_calls_come_out_in_the_order_of_their_index(stream, sample, envelope):
     got = [c.get("id") for c in valid(stream).parse_stream(body)["tool_calls"]]
     want = [cid for cid, _, _ in expected]
     assert got == want, (
-        f"call ids in order {got!r}, but the calls numbered by their index are {want!r}; "
+        f"call ids in order {shown(got)}, but the calls numbered by their index are {shown(want)}; "
         f"{len(expected)} calls streamed as chunks of fragment indices [{_shape(chunks)}]; stream: {shown(body)}"
     )

@@ -85,7 +85,7 @@ def test_choice_one_never_leaks_into_the_response(stream, streams):
     expected = valid(stream).parse_stream(clean)
     calls = [c.get("id") for c in expected.get("tool_calls") or []]
     assert expected.get("content") == "Zero says hello." and calls == ["call_zero"], (
-        f"the stream of choice 0 alone parsed to {expected}, but should give 'Zero says hello.' and the call "
+        f"the stream of choice 0 alone parsed to {shown(expected)}, but should give 'Zero says hello.' and the call "
         f"call_zero; stream: {shown(clean)}"
     )
     body = sse(both)
@@ -94,13 +94,13 @@ def test_choice_one_never_leaks_into_the_response(stream, streams):
     except Exception:
         refusal(stream.parse_stream, body, why="the stream carries a second choice, which one response cannot hold")
         return
-    where = f"a stream of choices 0 and 1 should be refused or parse to choice 0 alone, {expected}; " \
+    where = f"a stream of choices 0 and 1 should be refused or parse to choice 0 alone, {shown(expected)}; " \
         f"stream: {shown(body)}"
-    assert not _leaks(got), f"parsed {got}, with choice 1's {_leaks(got)} in it; {where}"
+    assert not _leaks(got), f"parsed {shown(got)}, with choice 1's {shown(_leaks(got))} in it; {where}"
     # usage is left out: some clients count tokens themselves. Each key is its own check.
-    assert got.get("content") == expected.get("content"), f"content={got.get('content')!r}; {where}"
-    assert got.get("reasoning") == expected.get("reasoning"), f"reasoning={got.get('reasoning')!r}; {where}"
-    assert got.get("tool_calls") == expected.get("tool_calls"), f"tool_calls={got.get('tool_calls')!r}; {where}"
+    assert got.get("content") == expected.get("content"), f"content={shown(got.get('content'))}; {where}"
+    assert got.get("reasoning") == expected.get("reasoning"), f"reasoning={shown(got.get('reasoning'))}; {where}"
+    assert got.get("tool_calls") == expected.get("tool_calls"), f"tool_calls={shown(got.get('tool_calls'))}; {where}"
     assert got.get("finish_reason") == expected.get("finish_reason"), (
-        f"finish_reason={got.get('finish_reason')!r}; {where}"
+        f"finish_reason={shown(got.get('finish_reason'))}; {where}"
     )

@@ -85,7 +85,9 @@ def test_finish_reason_is_the_last_one_sent(stream, sample):
     chunks, expected = STREAMS[sample]
     body = sse(chunks)
     got = valid(stream).parse_stream(body).get("finish_reason")
-    assert got == expected, f"finish_reason={got!r}, but the {sample} stream ended with {expected!r}: {shown(body)}"
+    assert got == expected, (
+        f"finish_reason={shown(got)}, but the {sample} stream ended with {shown(expected)}: {shown(body)}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -99,11 +101,11 @@ def test_usage_chunk_is_kept(stream, choices):
     got = valid(stream).parse_stream(body)
     usage = got.get("usage")
     assert _counts_kept(usage, USAGE), (
-        f"usage={usage!r}, but should hold the counts {USAGE} the last chunk sent; stream: {shown(body)}"
+        f"usage={shown(usage)}, but should hold the counts {USAGE} the last chunk sent; stream: {shown(body)}"
     )
     assert got.get("content") == "It is noon." and got.get("finish_reason") == "stop", (
-        f"content={got.get('content')!r}, finish_reason={got.get('finish_reason')!r} after a usage chunk, but "
-        f"should stay 'It is noon.' and 'stop'; stream: {shown(body)}"
+        f"content={shown(got.get('content'))}, finish_reason={shown(got.get('finish_reason'))} after a usage chunk, "
+        f"but should stay 'It is noon.' and 'stop'; stream: {shown(body)}"
     )
 
 
@@ -115,10 +117,10 @@ def test_usage_null_on_every_chunk_before_the_usage_chunk(stream):
     body = sse(chunks)
     got = valid(stream).parse_stream(body)
     assert _counts_kept(got.get("usage"), USAGE), (
-        f"usage={got.get('usage')!r}, but should be {USAGE}; stream: {shown(body)}"
+        f"usage={shown(got.get('usage'))}, but should be {USAGE}; stream: {shown(body)}"
     )
     assert got.get("finish_reason") == "stop", (
-        f"finish_reason={got.get('finish_reason')!r}, but should be 'stop'; stream: {shown(body)}"
+        f"finish_reason={shown(got.get('finish_reason'))}, but should be 'stop'; stream: {shown(body)}"
     )
 
 
@@ -137,8 +139,8 @@ def test_finish_reason_is_read_whatever_the_delta_holds(stream, delta):
     body = sse([*completion_chunks([{"content": None, "tool_calls": [CALL]}]), finish])
     got = valid(stream).parse_stream(body)
     assert got.get("finish_reason") == "tool_calls", (
-        f"finish_reason={got.get('finish_reason')!r}, but the closing choice (delta {delta!r}) says 'tool_calls'; "
-        f"stream: {shown(body)}"
+        f"finish_reason={shown(got.get('finish_reason'))}, but the closing choice (delta {shown(delta)}) says "
+        f"'tool_calls'; stream: {shown(body)}"
     )
 
 
@@ -186,7 +188,7 @@ def test_usage_with_extensions_keeps_the_standard_counts(stream, usage):
     got = valid(stream).parse_stream(body).get("usage")
     sent = {key: usage[key] for key in STANDARD}
     assert _counts_kept(got, sent), (
-        f"usage={got!r}, but should hold the standard counts {sent} of the usage sent (a total left out is "
+        f"usage={shown(got)}, but should hold the standard counts {shown(sent)} of the usage sent (a total left out is "
         f"their sum); usage sent: {usage}; stream: {shown(body)}"
     )
 
@@ -198,7 +200,7 @@ def test_usage_keeps_every_key_sent(stream, usage):
     body = _usage_body(usage)
     got = valid(stream).parse_stream(body).get("usage")
     assert _kept_whole(got, usage), (
-        f"usage={got!r}, but should keep every key sent, at every depth, with its value: {usage}; "
+        f"usage={shown(got)}, but should keep every key sent, at every depth, with its value: {shown(usage)}; "
         f"stream: {shown(body)}"
     )
 
@@ -233,10 +235,10 @@ def test_usage_and_finish_reason_are_the_last_values_sent(stream, ends):
     got_usage = got.get("usage")
     usage_kept = not got_usage if want_usage is None else _counts_kept(got_usage, want_usage)
     assert usage_kept, (
-        f"usage={got_usage!r}, but should be the last non-null usage sent, {want_usage!r}; stream: {shown(body)}"
+        f"usage={shown(got_usage)}, but should be the last non-null usage sent, {want_usage!r}; stream: {shown(body)}"
     )
     assert got.get("finish_reason") == want_reason, (
-        f"finish_reason={got.get('finish_reason')!r}, but should be the last non-null one sent, {want_reason!r}; "
+        f"finish_reason={shown(got.get('finish_reason'))}, but should be the last non-null one sent, {want_reason!r}; "
         f"stream: {shown(body)}"
     )
 
@@ -249,7 +251,7 @@ def test_an_error_inside_the_stream_fails_the_parse(stream):
     clean = sse([opening, finish])
     parsed = valid(stream).parse_stream(clean)
     assert parsed.get("content") == "It is" and parsed.get("finish_reason") == "stop", (
-        f"content={parsed.get('content')!r}, finish_reason={parsed.get('finish_reason')!r}, but the stream "
+        f"content={shown(parsed.get('content'))}, finish_reason={shown(parsed.get('finish_reason'))}, but the stream "
         f"without an error chunk should parse to 'It is' and 'stop'; stream: {shown(clean)}"
     )
     body = sse([opening, error, finish])

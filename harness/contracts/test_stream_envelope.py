@@ -101,12 +101,12 @@ def test_envelope_variants_parse_like_the_full_envelope(stream, variant):
     expected = stream.parse_stream(full)
     calls = [(c.get("id"), c.get("name")) for c in expected.get("tool_calls") or []]
     assert expected.get("content") == "Let me look that up." and calls == [("call_e1", "lookup")], (
-        f"the full-envelope stream parsed to {expected}, but should give the content 'Let me look that up.' and "
+        f"the full-envelope stream parsed to {shown(expected)}, but should give the content 'Let me look that up.' and "
         f"the call call_e1 (lookup); stream: {shown(full)}"
     )
     got = stream.parse_stream(varied)
     assert got == expected, (
-        f"{variant}: parsed {got}, but the same deltas with the full envelope give {expected}; "
+        f"{variant}: parsed {shown(got)}, but the same deltas with the full envelope give {shown(expected)}; "
         f"stream: {shown(varied)}"
     )
 

@@ -130,26 +130,28 @@ def test_null_means_the_key_was_left_out(stream, sample, kinds):
     chunks = completion_chunks(sample["deltas"], sample["finish"], usage=USAGE, envelope=ENVELOPE)
     body = sse(_with_nulls(chunks, kinds))
     got = valid(stream).parse_stream(body)
-    where = f"nulls for {sorted(kinds)}; stream: {shown(body)}"
+    where = f"nulls for {shown(sorted(kinds))}; stream: {shown(body)}"
     content = "".join(d.get("content", "") for d in sample["deltas"])
-    assert got.get("content") == content, f"content={got.get('content')!r}, but should be {content!r}; {where}"
+    assert got.get("content") == content, (
+        f"content={shown(got.get('content'))}, but should be {shown(content)}; {where}"
+    )
     reasoning = "".join(d.get("reasoning_content", "") for d in sample["deltas"])
     assert got.get("reasoning") == reasoning, (
-        f"reasoning={got.get('reasoning')!r}, but should be {reasoning!r}; {where}"
+        f"reasoning={shown(got.get('reasoning'))}, but should be {shown(reasoning)}; {where}"
     )
     calls = got.get("tool_calls") or []
     ids = [c.get("id") for c in calls]
     assert sorted(map(str, ids)) == sorted(cid for cid, _, _ in sample["calls"]), (
-        f"call ids {ids!r}, but should be those of {sample['calls']!r}, each once; {where}"
+        f"call ids {shown(ids)}, but should be those of {shown(sample['calls'])}, each once; {where}"
     )
     by_id = {c.get("id"): c for c in calls}
     wrong = [(cid, by_id[cid].get("name"), by_id[cid].get("arguments")) for cid, name, arguments in sample["calls"]
              if by_id[cid].get("name") != name or not same_arguments(by_id[cid].get("arguments"), arguments)]
-    assert not wrong, f"calls (id, name, arguments) {wrong!r}, but should be {sample['calls']!r}; {where}"
+    assert not wrong, f"calls (id, name, arguments) {shown(wrong)}, but should be {shown(sample['calls'])}; {where}"
     assert got.get("finish_reason") == sample["finish"], (
-        f"finish_reason={got.get('finish_reason')!r}, but should be {sample['finish']!r}; {where}"
+        f"finish_reason={shown(got.get('finish_reason'))}, but should be {shown(sample['finish'])}; {where}"
     )
     usage = got.get("usage") or {}
     assert all(usage.get(k) == v for k, v in USAGE.items() if k != "total_tokens"), (
-        f"usage={got.get('usage')!r}, but should hold {USAGE}; {where}"
+        f"usage={shown(got.get('usage'))}, but should hold {USAGE}; {where}"
     )

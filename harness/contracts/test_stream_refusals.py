@@ -120,7 +120,7 @@ def _shape_problems(got: dict) -> list[str]:
     for n, call in enumerate(got.get("tool_calls") or []):
         for key in ("id", "name", "arguments"):
             if not isinstance(call.get(key), str):
-                problems.append(f"tool call #{n} has {key}={call.get(key)!r}, not a string")
+                problems.append(f"tool call #{n} has {key}={shown(call.get(key))}, not a string")
     return problems
 
 
@@ -131,7 +131,7 @@ def test_a_chunk_outside_the_format_is_refused_not_crashed_on(stream, fault):
     calls = [(c.get("id"), c.get("name"), c.get("arguments")) for c in parsed.get("tool_calls") or []]
     assert parsed.get("content") == "Looking it up." and calls == [
         ("call_a", "get_time", '{"tz":"UTC"}'), ("call_b", "get_date", "{}")], (
-        f"the stream without the fault parsed to {parsed}, but should give 'Looking it up.' and the calls "
+        f"the stream without the fault parsed to {shown(parsed)}, but should give 'Looking it up.' and the calls "
         f"call_a and call_b; stream: {shown(clean)}"
     )
     made = FAULTS[fault](GOOD)
@@ -142,4 +142,4 @@ def test_a_chunk_outside_the_format_is_refused_not_crashed_on(stream, fault):
         refusal(stream.parse_stream, body, why=f"the stream breaks the format ({fault})")
         return
     problems = _shape_problems(got)
-    assert not problems, f"{fault}: parsed {got}: {'; '.join(problems)}; stream: {shown(body)}"
+    assert not problems, f"{fault}: parsed {shown(got)}: {'; '.join(problems)}; stream: {shown(body)}"

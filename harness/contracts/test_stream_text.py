@@ -105,12 +105,12 @@ def _check_calls(got: dict, deltas: list[dict], where: str) -> None:
     sent = _calls(deltas)
     missing = [f["id"] for f in sent if f["id"] not in by_id]
     assert not missing, (
-        f"calls {missing!r} are missing (parsed ids {list(by_id)!r}), but every call streamed beside the text "
-        f"should be there; {where}"
+        f"calls {shown(missing)} are missing (parsed ids {shown(list(by_id))}), but every call streamed beside the "
+        f"text should be there; {where}"
     )
     wrong = [(f["id"], by_id[f["id"]].get("arguments")) for f in sent
              if not same_arguments(by_id[f["id"]].get("arguments"), f["function"]["arguments"])]
-    assert not wrong, f"calls with wrong arguments (id, got): {wrong!r}, but each has its own; {where}"
+    assert not wrong, f"calls with wrong arguments (id, got): {shown(wrong)}, but each has its own; {where}"
 
 
 DEEPSEEK_ROUND = [
@@ -165,15 +165,15 @@ def test_reasoning_is_every_piece_in_order(stream, deltas, envelope):
     got, where = _parsed(stream, deltas, envelope)
     want, reasoning = _joined(deltas, "reasoning_content"), got.get("reasoning")
     pieces = [d.get("reasoning_content") for d in deltas if "reasoning_content" in d]
-    assert reasoning or not want, f"reasoning={reasoning!r}, but the stream's reasoning pieces {pieces!r} " \
+    assert reasoning or not want, f"reasoning={reasoning!r}, but the stream's reasoning pieces {shown(pieces)} " \
         f"joined in order are {want!r}: the reasoning was dropped; {where}"
     assert not reasoning or reasoning == want, (
-        f"reasoning={shown(reasoning, 500)}, but the stream's reasoning pieces {pieces!r} joined in order are "
+        f"reasoning={shown(reasoning, 500)}, but the stream's reasoning pieces {shown(pieces)} joined in order are "
         f"{want!r}: the reasoning was altered; {where}"
     )
     # Reasoning folded into the answer would pass the wire test; here the two must stay apart.
     assert got.get("content") == _joined(deltas, "content"), (
-        f"content={shown(got.get('content'), 500)}, but should be {_joined(deltas, 'content')!r}: content and "
+        f"content={shown(got.get('content'), 500)}, but should be {shown(_joined(deltas, 'content'))}: content and "
         f"reasoning are built from their own pieces only; {where}"
     )
     _check_calls(got, deltas, where)

@@ -21,10 +21,9 @@ Production fingerprint: thinking is configured off, yet responses still stream
 reasoning_content in the thinking mode must be passed back to the API."
 """
 
-import json
-
 import pytest
 
+from harness.clip import clip_json, shown
 from harness.testing.requests import DEEPSEEK_URL, TOOLS
 from harness.under_test.invoke import valid
 
@@ -69,7 +68,7 @@ def _misplaced(value, path="") -> list[str]:
 
 
 def _show(body: dict) -> str:
-    return json.dumps({k: v for k, v in body.items() if k != "messages"}, ensure_ascii=False)
+    return clip_json({k: v for k, v in body.items() if k != "messages"}, 1500)
 
 
 @pytest.mark.parametrize("effort", ["off", "low", "medium", "high", "max"])
@@ -78,14 +77,14 @@ def test_thinking_switch_is_top_level(transform, effort):
     body = _transform(transform, effort=effort)
     misplaced = _misplaced(body)
     assert not misplaced, (
-        f"the body holds {misplaced}, but the thinking switch belongs at the top level of the raw JSON "
+        f"the body holds {shown(misplaced)}, but the thinking switch belongs at the top level of the raw JSON "
         f"(the server never reads extra_body) for effort={effort!r}; body without messages: {_show(body)}"
     )
     if effort == "off":
         return
     thinking = body.get("thinking", {"type": "enabled"})
     assert thinking == {"type": "enabled"}, (
-        f"thinking={thinking!r}, but effort={effort!r} asks for thinking, so it should be absent or "
+        f"thinking={shown(thinking)}, but effort={effort!r} asks for thinking, so it should be absent or "
         f"{{'type': 'enabled'}}; body without messages: {_show(body)}"
     )
 
@@ -94,7 +93,7 @@ def test_off_sends_thinking_disabled(transform):
     transform = valid(transform)
     body = _transform(transform, effort="off")
     assert body.get("thinking") == {"type": "disabled"}, (
-        f"thinking={body.get('thinking', '<absent>')!r}, but should be {{'type': 'disabled'}} at the top level "
+        f"thinking={shown(body.get('thinking', '<absent>'))}, but should be {{'type': 'disabled'}} at the top level "
         f"for effort='off' (thinking is on by default); body without messages: {_show(body)}"
     )
 
@@ -104,6 +103,6 @@ def test_no_thinking_key_when_not_asked(transform, options):
     transform = valid(transform)
     body = _transform(transform, **options)
     assert "thinking" not in body and not _misplaced(body), (
-        f"thinking={body.get('thinking')!r} (misplaced: {_misplaced(body)}), but no thinking key should be sent "
-        f"when the caller did not ask (options {options!r}); body without messages: {_show(body)}"
+        f"thinking={shown(body.get('thinking'))} (misplaced: {shown(_misplaced(body))}), but no thinking key should "
+        f"be sent when the caller did not ask (options {options!r}); body without messages: {_show(body)}"
     )

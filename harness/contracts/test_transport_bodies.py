@@ -47,6 +47,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.clip import clip_repr, shown
 from harness.loopback.content_coding import CODINGS, IDENTITY, choose
 from harness.testing import Delivery, ScriptedTool, play
 from harness.under_test.invoke import refusal
@@ -78,7 +79,7 @@ def _outcome(transport, cassette: str, delivery: Delivery | None, coding: str = 
         except Exception as exc:  # compared with the whole delivery's outcome
             ended = ("failed", type(exc).__name__)
     assert asked == asked_before and options == options_before, (
-        f"run_http_turn changed the options it was given to {asked}; they were {asked_before}"
+        f"run_http_turn changed the options it was given to {shown(asked)}; they were {asked_before}"
     )
     assert tools == given_tools, f"run_http_turn changed the tools list it was given to {[t.name for t in tools]}"
     runs = [(tool.name, [run.arguments for run in tool.runs]) for tool in tools]
@@ -98,8 +99,8 @@ def test_a_reply_in_pieces_gives_the_turn_it_gives_whole(transport, cassette, de
     differ = [key for key in whole if whole[key] != cut[key]]
     assert not differ, (
         f"{cassette} delivered as {delivery.describe()}: {', '.join(differ)} differ from the same reply in one "
-        "piece:\n" + "\n".join(f"  {k}: in pieces {str(cut[k])[:700]}\n  {' ' * len(k)}  whole     "
-                               f"{str(whole[k])[:700]}" for k in differ)
+        "piece:\n" + "\n".join(f"  {k}: in pieces {clip_repr(cut[k], 700)}\n  {' ' * len(k)}  whole     "
+                               f"{clip_repr(whole[k], 700)}" for k in differ)
     )
 
 
@@ -115,8 +116,8 @@ def test_a_compressed_reply_gives_the_turn_it_gives_plain(transport, cassette, c
     assert not differ, (
         f"{cassette} answered, request by request, in the content coding {', '.join(used)} (the player prefers "
         f"{coding} when offered): {', '.join(differ)} differ from the same reply "
-        "uncompressed:\n" + "\n".join(f"  {k}: coded {str(coded[k])[:700]}\n  {' ' * len(k)}  plain "
-                                      f"{str(plain[k])[:700]}" for k in differ)
+        "uncompressed:\n" + "\n".join(f"  {k}: coded {clip_repr(coded[k], 700)}\n  {' ' * len(k)}  plain "
+                                      f"{clip_repr(plain[k], 700)}" for k in differ)
     )
 
 
@@ -164,6 +165,6 @@ def test_an_http_error_fails_the_turn_naming_its_status(transport, status, body)
             error = refusal(transport.run_http_turn, played.base_url, "What did we decide yesterday?", [],
                             played.options({}), why=f"the provider answered HTTP {status} with a {body} body")
     assert str(status) in str(error), (
-        f"the turn failed with {type(error).__name__}: {str(error)[:700]!r}, which should name the HTTP status "
+        f"the turn failed with {type(error).__name__}: {shown(str(error)[:700])}, which should name the HTTP status "
         f"{status} (the provider answered it with a {body} body)"
     )

@@ -35,10 +35,9 @@ mock serving whole bodies; a ``JSONDecodeError`` on ``\\x1f\\x8b...`` once a CDN
 compresses the stream.
 """
 
-import json
-
 import pytest
 
+from harness.clip import clip_json, shown
 from harness.loopback.content_coding import IDENTITY, choose
 from harness.testing import Delivery, LoopbackProvider, ScriptedTool, pairing_violations, same_arguments
 from harness.under_test.invoke import valid
@@ -95,7 +94,7 @@ def test_a_stream_cut_anywhere_gives_the_same_turn(transport, delivery, coding):
         for (name, arguments), (want_name, want) in zip(runs, expected)
     )
     assert same, (
-        f"delivery {delivery}: the tools ran as {runs}, but the stream carried the calls {expected} "
+        f"delivery {delivery}: the tools ran as {shown(runs)}, but the stream carried the calls {shown(expected)} "
         f"(cut into {exchanges[0].pieces} pieces)"
     )
     assert len(exchanges) >= 2, f"delivery {delivery}: the client sent no follow-up request"
@@ -104,14 +103,14 @@ def test_a_stream_cut_anywhere_gives_the_same_turn(transport, delivery, coding):
             for m in messages if m.get("role") == "assistant" for c in m.get("tool_calls") or ()}
     assert sent.keys() == calls.keys() and all(
         sent[cid][0] == name and same_arguments(sent[cid][1], arguments) for cid, (name, arguments) in calls.items()
-    ), f"delivery {delivery}: the follow-up request sent the calls {sent}, expected {calls}"
+    ), f"delivery {delivery}: the follow-up request sent the calls {sent}, expected {shown(calls)}"
     problems = pairing_violations(messages)
     assert not problems, (
         f"delivery {delivery}: the follow-up request breaks the pairing rule:\n" + "\n".join(problems)
-        + "\nmessages: " + json.dumps(messages, ensure_ascii=False)[:1500]
+        + "\nmessages: " + clip_json(messages, 1500)
     )
     answer = result["events"][-1]["response"] if result["events"] else None
     assert answer == exchanges[-1].streamed.text, (
-        f"delivery {delivery}: the turn persisted the answer {answer!r}, but the stream carried "
+        f"delivery {delivery}: the turn persisted the answer {shown(answer)}, but the stream carried "
         f"{exchanges[-1].streamed.text!r}"
     )

@@ -44,7 +44,7 @@ import os
 
 import pytest
 
-from harness.clip import clip
+from harness.clip import clip, shown
 from harness.testing import ScriptedTool, content_text, play
 from harness.testing.cassettes import over_bridge
 from harness.under_test.guard import NotApplicable
@@ -72,11 +72,14 @@ def test_every_request_asks_for_a_stream_of_the_configured_model_with_the_tools(
         offered = {t.get("function", {}).get("name") for t in body.get("tools") or ()}
         shape = {key: body.get(key, "<absent>") for key in ("stream", "model")}
         assert body.get("stream") is True and body.get("model") == OPTIONS["model"], (
-            f"request #{n} sent {shape}, but should ask for a stream of the configured model {OPTIONS['model']!r}"
+            f"request #{n} sent {shown(shape)}, but should ask for a stream of the configured model "
+            f"{OPTIONS['model']!r}"
         )
-        assert offered == tool_names, f"request #{n} offered the tools {sorted(offered)}, expected {sorted(tool_names)}"
+        assert offered == tool_names, (
+            f"request #{n} offered the tools {shown(sorted(offered))}, expected {sorted(tool_names)}"
+        )
         users = [content_text(m.get("content")) for m in body.get("messages") or () if m.get("role") == "user"]
-        assert users == [QUESTION], f"request #{n} sent the user messages {users}, expected [{QUESTION!r}]"
+        assert users == [QUESTION], f"request #{n} sent the user messages {shown(users)}, expected [{QUESTION!r}]"
 
 
 @pytest.mark.wire
@@ -85,7 +88,8 @@ def test_a_base_url_ending_in_a_slash_reaches_the_same_endpoint(transport):
     uris = [request.uri for request in played.sent]
     expected = played.base_url + "/chat/completions"
     assert uris and set(uris) == {expected}, (
-        f"with base URL {played.base_url + '/'!r} the client sent to {uris}, but should send to {expected!r}"
+        f"with base URL {shown(played.base_url + '/')} the client sent to {shown(uris)}, but should send to "
+        f"{expected!r}"
     )
 
 
@@ -95,8 +99,8 @@ def test_without_a_model_option_every_request_still_names_a_model(transport):
     played, _ = _sent_requests(transport, options=options)
     models = [body.get("model", "<absent>") for body in played.sent_bodies()]
     assert models and all(isinstance(model, str) and model for model in models), (
-        f"with options {options} (no model) the requests named the models {models}, but every request must name "
-        "one (the format requires it): the adapter's own default, never null or empty"
+        f"with options {shown(options)} (no model) the requests named the models {shown(models)}, but every request "
+        "must name one (the format requires it): the adapter's own default, never null or empty"
     )
 
 
@@ -131,7 +135,7 @@ def _authorizations(transport, monkeypatch, key: str | None) -> list[str]:
 def test_a_configured_key_goes_as_its_bearer_token(transport, monkeypatch):
     sent = _authorizations(transport, monkeypatch, KEY)
     assert sent == [f"Bearer {KEY}"] * len(sent), (
-        f"with {KEY_ENV}={KEY!r} the requests sent the Authorization headers {sent}, but each should send "
+        f"with {KEY_ENV}={KEY!r} the requests sent the Authorization headers {shown(sent)}, but each should send "
         f"exactly 'Bearer {KEY}'"
     )
 
@@ -140,7 +144,7 @@ def test_a_configured_key_goes_as_its_bearer_token(transport, monkeypatch):
 def test_without_a_key_no_request_sends_authorization(transport, monkeypatch):
     sent = _authorizations(transport, monkeypatch, None)
     assert sent == ["<absent>"] * len(sent), (
-        f"with {KEY_ENV} not set the requests sent the Authorization headers {sent}, but without a key none "
+        f"with {KEY_ENV} not set the requests sent the Authorization headers {shown(sent)}, but without a key none "
         "should send one (never 'Bearer None' nor an empty token)"
     )
 
@@ -154,6 +158,6 @@ def test_no_request_sends_a_placeholder_token(transport, monkeypatch):
     bad = [header for header in sent if header != "<absent>"
            and (not header.startswith("Bearer ") or header.removeprefix("Bearer ").strip().lower() in PLACEHOLDERS)]
     assert not bad, (
-        f"with {KEY_ENV} not set the requests sent the Authorization headers {sent}; a header, if sent, should be "
-        "'Bearer ' and a real token, never a placeholder for a missing key"
+        f"with {KEY_ENV} not set the requests sent the Authorization headers {shown(sent)}; a header, if sent, should "
+        "be 'Bearer ' and a real token, never a placeholder for a missing key"
     )

@@ -32,10 +32,9 @@ with 'tool_calls' must be followed by tool messages responding to each
 'tool_call_id'." or a 400 naming the unexpected ``reasoning_content``.
 """
 
-import json
-
 import pytest
 
+from harness.clip import clip_json, shown
 from harness.testing import ScriptedTool, pairing_violations, play, same_arguments
 from harness.testing.requests import host_of
 from harness.under_test.invoke import valid
@@ -93,7 +92,10 @@ def test_tools_run_with_their_own_streamed_arguments(transport, cassette):
         name == want_name and same_arguments(arguments, want)
         for (name, arguments), (want_name, want) in zip(runs, expected)
     )
-    assert same, f"{cassette}: the tools ran as {runs}, but the stream carried the calls {expected} (arguments as JSON)"
+    assert same, (
+        f"{cassette}: the tools ran as {shown(runs)}, but the stream carried the calls {shown(expected)} (arguments "
+        "as JSON)"
+    )
 
 
 def _follow_up(played) -> tuple[dict, list[dict]]:
@@ -112,16 +114,17 @@ def test_follow_up_request_pairs_every_streamed_call(transport, cassette):
         for c in m.get("tool_calls") or []
     }
     assert _same_calls(sent_calls, calls), (
-        f"{cassette}: the follow-up request sent the calls {sent_calls}, expected {calls} (arguments as JSON)"
+        f"{cassette}: the follow-up request sent the calls {shown(sent_calls)}, expected {shown(calls)} (arguments as "
+        "JSON)"
     )
     problems = pairing_violations(messages)
     assert not problems, (
         f"{cassette}: the follow-up request breaks the pairing rule:\n" + "\n".join(problems)
-        + "\nmessages: " + json.dumps(messages, ensure_ascii=False)[:1500]
+        + "\nmessages: " + clip_json(messages, 1500)
     )
     assert "thinking" not in follow_up, (
-        f"{cassette}: thinking={follow_up['thinking']!r}, but {played.provider_url} is not DeepSeek's host and should "
-        "get no thinking key"
+        f"{cassette}: thinking={shown(follow_up['thinking'])}, but {played.provider_url} is not DeepSeek's host and "
+        "should get no thinking key"
     )
 
 
@@ -139,9 +142,9 @@ def test_reasoning_goes_back_only_to_the_policys_hosts(transport, policy):
     else:
         expected = {}
     assert carried == expected, (
-        f"{cassette}: the follow-up request carries reasoning_content {carried} (by message number), but host "
+        f"{cassette}: the follow-up request carries reasoning_content {shown(carried)} (by message number), but host "
         f"{host!r} is {'' if host in hosts else 'not '}in reasoning.hosts {list(hosts)}, so it should carry "
-        f"{expected or 'none'}; messages: " + json.dumps(messages, ensure_ascii=False)[:1500]
+        f"{expected or 'none'}; messages: " + clip_json(messages, 1500)
     )
 
 
@@ -150,6 +153,6 @@ def test_every_request_passes_the_effort(transport, cassette):
     played, _, options, _ = _turn(transport, cassette)
     efforts = [body.get("reasoning_effort", "<absent>") for body in played.sent_bodies()]
     assert efforts == [options["effort"]] * len(efforts), (
-        f"{cassette}: the requests sent reasoning_effort {efforts}, but effort {options['effort']!r} should "
-        f"reach {played.provider_url} on every request"
+        f"{cassette}: the requests sent reasoning_effort {shown(efforts)}, but effort {shown(options['effort'])} "
+        f"should reach {played.provider_url} on every request"
     )

@@ -44,6 +44,7 @@ import copy
 import pytest
 from hypothesis import example, given, strategies as st
 
+from harness.clip import clip_repr
 from harness.contracts.test_trimming_pairs import histories
 from harness.under_test.invoke import valid
 
@@ -53,7 +54,7 @@ budgets = st.one_of(st.integers(1, 50), st.integers(1, 5000), st.integers(5000, 
 
 
 def _shape(messages: list[dict]) -> str:
-    return " | ".join(f"{m.get('role')}:{str(m.get('content'))[:12]!r}" for m in messages)
+    return " | ".join(f"{m.get('role')}:{clip_repr(m.get('content'), 12)}" for m in messages)
 
 
 def _is_head_and_tail(history: list[dict], trimmed: list[dict]) -> bool:

@@ -17,6 +17,7 @@ instructions: persona, tool-use policy and output format change mid-session.
 
 import pytest
 
+from harness.clip import shown
 from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.wire
@@ -36,10 +37,11 @@ def test_system_prompt_survives_trimming(memory, budget):
     memory = valid(memory)
     trimmed = memory.trim_history(HISTORY, budget)
     assert trimmed[: len(SYSTEM)] == SYSTEM, (
-        f"trimmed to budget {budget}, the history opens with {trimmed[:2]}, but should keep the system prompt {SYSTEM}"
+        f"trimmed to budget {budget}, the history opens with {shown(trimmed[:2])}, but should keep the system prompt "
+        f"{SYSTEM}"
     )
     assert trimmed[-2:] == TURNS[-1], (
-        f"trimmed to budget {budget}, the history ends with {trimmed[-2:]}, but should end with the latest turn "
+        f"trimmed to budget {budget}, the history ends with {shown(trimmed[-2:])}, but should end with the latest turn "
         f"{TURNS[-1]}"
     )
     assert len(trimmed) < len(HISTORY), (

@@ -47,11 +47,11 @@ another; events persisted with ``timestamp: 0`` whose blocks collide in cold
 storage.
 """
 
-import json
 import time
 
 import pytest
 
+from harness.clip import clip_json, shown
 from harness.contracts.turns import (
     OFFERED,
     QUESTION,
@@ -104,13 +104,15 @@ def test_requests_are_chat_completion_bodies(kernel):
         unknown = sorted(set(request) - REQUEST_KEYS)
         names = sorted((t.get("function") or {}).get("name") for t in request.get("tools") or ())
         assert not unknown, (
-            f"request #{n} has the keys {sorted(request)}, of which {unknown} are unknown to the chat-completions "
-            "format; every request should carry only keys the format defines"
+            f"request #{n} has the keys {shown(sorted(request))}, of which {shown(unknown)} are unknown to the "
+            "chat-completions format; every request should carry only keys the format defines"
         )
         assert isinstance(request.get("model"), str) and request.get("model"), (
-            f"request #{n} has model={request.get('model', '<absent>')!r}; every request should name a model"
+            f"request #{n} has model={shown(request.get('model', '<absent>'))}; every request should name a model"
         )
-        assert names == offered, f"request #{n} offers the tools {names}; every request should offer {offered}"
+        assert names == offered, (
+            f"request #{n} offers the tools {shown(names)}; every request should offer {shown(offered)}"
+        )
 
 
 @pytest.mark.wire
@@ -119,16 +121,18 @@ def test_follow_ups_carry_the_text_and_answer_every_call(kernel):
     for n, (request, calls) in enumerate(zip(model.requests[1:], (ROUND_1, ROUND_2)), 2):
         messages = request.get("messages") or []
         problems = pairing_violations(messages)
-        assert not problems, f"request #{n} breaks the pairing rule: {problems}; messages {json.dumps(messages)[:1500]}"
+        assert not problems, (
+            f"request #{n} breaks the pairing rule: {shown(problems)}; messages {clip_json(messages, 1500)}"
+        )
         at = next((k for k, m in enumerate(messages) if [c.get("id") for c in m.get("tool_calls") or ()]
                    == [c["id"] for c in calls]), None)
         assert at is not None, (
-            f"request #{n} has no assistant message with the calls {[c['id'] for c in calls]} in the model's order; "
-            f"messages {json.dumps(messages)[:1500]}"
+            f"request #{n} has no assistant message with the calls {shown([c['id'] for c in calls])} in the model's "
+            f"order; messages {clip_json(messages, 1500)}"
         )
         said = ROUNDS[n - 2]["content"]
         assert (content_text(messages[at].get("content")) or "") == said, (
-            f"request #{n}: the assistant message with the calls has content={messages[at].get('content')!r}, but "
+            f"request #{n}: the assistant message with the calls has content={shown(messages[at].get('content'))}, but "
             f"the model wrote {said!r} beside them"
         )
         answers = messages[at + 1 : at + 1 + len(calls)]
@@ -136,7 +140,7 @@ def test_follow_ups_carry_the_text_and_answer_every_call(kernel):
         # The format pairs a tool message with its call by id, in any order (the order is the robust test below).
         assert sorted(map(str, ids)) == sorted(c["id"] for c in calls) and all(
             m.get("role") == "tool" for m in answers), (
-            f"request #{n}: the messages after the calls answer {ids}, but should be one tool message per call, "
+            f"request #{n}: the messages after the calls answer {shown(ids)}, but should be one tool message per call, "
             f"right after the calls: {[c['id'] for c in calls]} in any order"
         )
         by_id = {m.get("tool_call_id"): m for m in answers}
@@ -146,11 +150,11 @@ def test_follow_ups_carry_the_text_and_answer_every_call(kernel):
             if want is None:
                 assert isinstance(content, str) and content.strip(), (
                     f"request #{n}: the call {call['id']} to {call['name']!r}, a tool the turn does not offer, is "
-                    f"answered with content={content!r}; it should get an error text the model can read"
+                    f"answered with content={shown(content)}; it should get an error text the model can read"
                 )
             else:
                 assert content == want, (
-                    f"request #{n}: the tool message for {call['id']} has content={content!r}, but the tool "
+                    f"request #{n}: the tool message for {call['id']} has content={shown(content)}, but the tool "
                     f"returned {want!r}"
                 )
 
@@ -169,10 +173,10 @@ def test_tool_messages_follow_the_order_of_their_calls(kernel):
         messages = request.get("messages") or []
         at = next((k for k, m in enumerate(messages) if m.get("tool_calls")
                    and sorted(c.get("id") for c in m["tool_calls"]) == sorted(c["id"] for c in calls)), None)
-        assert at is not None, f"request #{n} has no assistant message with the calls {[c['id'] for c in calls]}"
+        assert at is not None, f"request #{n} has no assistant message with the calls {shown([c['id'] for c in calls])}"
         ids = [m.get("tool_call_id") for m in messages[at + 1 : at + 1 + len(calls)]]
         assert ids == [c["id"] for c in calls], (
-            f"request #{n}: the tool messages after the calls answer {ids}, expected the order the model made "
+            f"request #{n}: the tool messages after the calls answer {shown(ids)}, expected the order the model made "
             f"the calls: {[c['id'] for c in calls]}"
         )
 
@@ -181,10 +185,10 @@ def test_tools_run_once_per_call_and_unsafe_ones_alone(kernel):
     _, tools, _, _ = _turn(kernel)
     want = {name: sorted(c["arguments"] for c in ROUND_1 + ROUND_2 if c["name"] == name) for name in OFFERED}
     ran = {tool.name: sorted(run.arguments for run in tool.runs) for tool in tools}
-    assert ran == want, f"the tools ran with {ran}, but should have run once per call: {want}"
+    assert ran == want, f"the tools ran with {shown(ran)}, but should have run once per call: {want}"
     overlaps = unsafe_overlaps(tools[0].probe)
     assert not overlaps, (
-        f"a tool that is not parallel-safe ({sorted(UNSAFE)}) ran beside another: {overlaps}; it must run alone "
+        f"a tool that is not parallel-safe ({sorted(UNSAFE)}) ran beside another: {shown(overlaps)}; it must run alone "
         f"(round 2 asked for {[c['name'] for c in ROUND_2]})"
     )
 
@@ -198,36 +202,37 @@ def test_each_round_is_persisted_in_order_at_its_time(kernel):
         calls = script.get("tool_calls") or []
         want_input = QUESTION if n == 0 else ""
         assert event.get("input") == want_input, (
-            f"event #{n}: input={event.get('input')!r}, but should be {want_input!r} (the question once, on the "
+            f"event #{n}: input={shown(event.get('input'))}, but should be {want_input!r} (the question once, on the "
             "round that answered it)"
         )
         assert (event.get("response") or "") == script["content"], (
-            f"event #{n}: response={event.get('response')!r}, but the model wrote {script['content']!r}"
+            f"event #{n}: response={shown(event.get('response'))}, but the model wrote {shown(script['content'])}"
         )
         ids = [c.get("id") for c in event.get("tool_calls") or []]
         results = [r.get("tool_call_id") for r in event.get("tool_results") or []]
         want = [c["id"] for c in calls]
         assert ids == want and results == want, (
-            f"event #{n}: tool_calls {ids} and tool_results {results}, but both should be {want}, the model's order"
+            f"event #{n}: tool_calls {shown(ids)} and tool_results {shown(results)}, but both should be {want}, the "
+            "model's order"
         )
         outputs = [r.get("content") for r in event.get("tool_results") or []]
         for call, output in zip(calls, outputs):
             expected = expected_output(call)
             should = repr(expected) if expected is not None else "an error text"
             assert output == expected or (expected is None and isinstance(output, str) and output.strip()), (
-                f"event #{n}: the result of {call['id']} is {output!r}, but should be {should}"
+                f"event #{n}: the result of {call['id']} is {shown(output)}, but should be {should}"
             )
         named = list(event.get("tools_used") or [])
         used = set(named)
         ran = {c["name"] for c in calls if c["name"] in OFFERED}
         asked = {c["name"] for c in calls}
         assert ran <= used <= asked and len(named) == len(used), (
-            f"event #{n}: tools_used={named}, but should name each tool that ran in this round once "
+            f"event #{n}: tools_used={shown(named)}, but should name each tool that ran in this round once "
             f"({sorted(ran)}) and none from another round (this round asked for {sorted(asked)})"
         )
     ok = all(isinstance(s, (int, float)) and not isinstance(s, bool) and started - 1 <= s <= finished + 1
              for s in stamps)
     assert ok and stamps == sorted(stamps), (
-        f"the events carry the timestamps {stamps}, but each should be the Unix time in seconds at which its "
+        f"the events carry the timestamps {shown(stamps)}, but each should be the Unix time in seconds at which its "
         f"round was persisted (the turn ran from {started:.3f} to {finished:.3f}), never decreasing"
     )

@@ -62,12 +62,16 @@ def test_requests_carry_the_question_and_each_tools_output(kernel, path):
     model, _, outputs = _turn(kernel, path)
     for n, request in enumerate(model.requests, 1):
         users = [content_text(m.get("content")) for m in request.get("messages", []) if m.get("role") == "user"]
-        assert users == [QUESTION], f"{path} path: request #{n} sent the user messages {users}, expected [{QUESTION!r}]"
+        assert users == [QUESTION], (
+            f"{path} path: request #{n} sent the user messages {shown(users)}, expected [{QUESTION!r}]"
+        )
     sent = _tool_contents(model.requests[-1].get("messages", []))
-    assert sent == outputs, f"{path} path: the follow-up request sent the tool outputs {sent}, expected {outputs}"
+    assert sent == outputs, (
+        f"{path} path: the follow-up request sent the tool outputs {shown(sent)}, expected {shown(outputs)}"
+    )
     said = [content_text(m.get("content")) for m in model.requests[-1].get("messages", []) if m.get("tool_calls")]
     assert all(not text for text in said), (
-        f"{path} path: the tool-call message of the follow-up request says {said}, but the model said nothing"
+        f"{path} path: the tool-call message of the follow-up request says {shown(said)}, but the model said nothing"
     )
 
 
@@ -78,9 +82,11 @@ def test_persisted_events_hold_the_question_outputs_and_answer(kernel, path):
     inputs = [e.get("input") for e in events if e.get("input")]
     stored = {r.get("tool_call_id"): r.get("content") for e in events for r in e.get("tool_results") or ()}
     answer = events[-1].get("response") if events else None
-    assert inputs == [QUESTION], f"{path} path: the events stored the inputs {inputs}, expected [{QUESTION!r}]"
-    assert stored == outputs, f"{path} path: the events stored the tool outputs {stored}, expected {outputs}"
-    assert answer == ANSWER, f"{path} path: the last event stored the response {answer!r}, expected {ANSWER!r}"
+    assert inputs == [QUESTION], f"{path} path: the events stored the inputs {shown(inputs)}, expected [{QUESTION!r}]"
+    assert stored == outputs, (
+        f"{path} path: the events stored the tool outputs {shown(stored)}, expected {shown(outputs)}"
+    )
+    assert answer == ANSWER, f"{path} path: the last event stored the response {shown(answer)}, expected {ANSWER!r}"
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -90,11 +96,16 @@ def test_history_rendered_from_the_events_keeps_every_word(kernel, path):
     history = kernel.render_history(events)
     users = [content_text(m.get("content")) for m in history if m.get("role") == "user"]
     answers = [content_text(m.get("content")) for m in history if m.get("role") == "assistant" and m.get("content")]
-    assert users == [QUESTION], f"{path} path: the rendered history's user messages are {users}, not [{QUESTION!r}]"
-    assert _tool_contents(history) == outputs, (
-        f"{path} path: the rendered history has the tool outputs {_tool_contents(history)}, expected {outputs}"
+    assert users == [QUESTION], (
+        f"{path} path: the rendered history's user messages are {shown(users)}, not [{QUESTION!r}]"
     )
-    assert answers[-1:] == [ANSWER], f"{path} path: the rendered history's answers are {answers}, not ending {ANSWER!r}"
+    assert _tool_contents(history) == outputs, (
+        f"{path} path: the rendered history has the tool outputs {shown(_tool_contents(history))}, expected "
+        f"{shown(outputs)}"
+    )
+    assert answers[-1:] == [ANSWER], (
+        f"{path} path: the rendered history's answers are {shown(answers)}, not ending {ANSWER!r}"
+    )
 
 
 @given(events=st.lists(persisted_events(), min_size=1, max_size=3), data=st.data())
@@ -111,6 +122,6 @@ def test_stored_results_render_as_their_tool_messages(kernel, events, data):
     history = kernel.render_history(events)
     got = [(m.get("tool_call_id"), content_text(m.get("content"))) for m in history if m.get("role") == "tool"]
     assert sorted(got, key=repr) == sorted(expected, key=repr), (
-        f"the rendered tool messages are {got}, but should be {expected} in some order: each result verbatim "
+        f"the rendered tool messages are {shown(got)}, but should be {expected} in some order: each result verbatim "
         f"under its call id, a result stored as null sent as ''; events {shown(events, 1500)}"
     )

@@ -47,11 +47,11 @@ required parameter: 'messages[1].tool_calls[0].type'"; reasoning or an empty
 """
 
 import copy
-import json
 
 import pytest
 from hypothesis import example, given, strategies as st
 
+from harness.clip import clip_json, shown
 from harness.adapter import EFFORTS, ERAS, ROLES
 from harness.testing import content_text, request_bodies, same_arguments
 from harness.testing.requests import DEEPSEEK_URL, GENERIC_URLS, LOOKALIKE_URLS, UNTIDY_BODY
@@ -78,7 +78,8 @@ def test_tool_message_keeps_its_call_id(messages):
     message = HISTORY[2]
     wire = messages.serialize_message(message)
     assert wire.get("tool_call_id") == "call_7", (
-        f"tool_call_id={wire.get('tool_call_id', '<absent>')!r}, but should be 'call_7': serialized {message} as {wire}"
+        f"tool_call_id={shown(wire.get('tool_call_id', '<absent>'))}, but should be 'call_7': serialized "
+        f"{shown(message)} as {shown(wire)}"
     )
 
 
@@ -87,11 +88,11 @@ def test_a_message_without_calls_sends_no_tool_calls(messages):
     message = {"role": "assistant", "content": "Done.", "reasoning": None, "tool_calls": []}
     wire = valid(messages).serialize_message(message)
     assert wire.get("tool_calls") is None, (
-        f"tool_calls={wire.get('tool_calls')!r}, but a message without calls should send none (an empty array "
+        f"tool_calls={shown(wire.get('tool_calls'))}, but a message without calls should send none (an empty array "
         f"is refused): serialized {message} as {wire}"
     )
     assert content_text(wire.get("content")) == "Done.", (
-        f"content={wire.get('content', '<absent>')!r}, but should carry the text 'Done.' (a string or text "
+        f"content={shown(wire.get('content', '<absent>'))}, but should carry the text 'Done.' (a string or text "
         f"parts): serialized {message} as {wire}"
     )
 
@@ -104,7 +105,7 @@ def test_a_call_without_arguments_keeps_empty_arguments(messages):
     calls = messages.serialize_message(message).get("tool_calls") or [{}]
     arguments = (calls[0].get("function") or {}).get("arguments", "<absent>")
     assert arguments in ("", "{}"), (
-        f"arguments={arguments!r}, but a call that streamed no arguments should be sent with '' (or the empty "
+        f"arguments={shown(arguments)}, but a call that streamed no arguments should be sent with '' (or the empty "
         f"object '{{}}'): serialized {message}"
     )
 
@@ -117,12 +118,12 @@ def test_tool_calls_are_typed_functions(messages):
               for c in calls]
     expected = [("call_7", "function", ["arguments", "name"], "lookup")]
     assert shapes == expected, (
-        f"serialized tool_calls={json.dumps(calls)}, but should be [{{'id': 'call_7', 'type': 'function', "
+        f"serialized tool_calls={clip_json(calls)}, but should be [{{'id': 'call_7', 'type': 'function', "
         f"'function': {{'name': 'lookup', 'arguments': ...}}}}] for input {message}"
     )
     arguments = (calls[0].get("function") or {}).get("arguments")
     assert same_arguments(arguments, CALL["arguments"]), (
-        f"arguments={arguments!r}, but should be JSON text of {CALL['arguments']} for input {message}"
+        f"arguments={shown(arguments)}, but should be JSON text of {CALL['arguments']} for input {shown(message)}"
     )
 
 
@@ -134,8 +135,8 @@ def test_transform_leaves_the_callers_body_as_it_was(transform, base_url):
     before = copy.deepcopy(body)
     transform.transform_request(body, {"base_url": base_url, "effort": "high"})
     assert body == before, (
-        f"transform_request for {base_url} changed the caller's body from {before} to {body}, but should return a "
-        "new body and leave the caller's as it was"
+        f"transform_request for {base_url} changed the caller's body from {shown(before)} to {shown(body)}, but "
+        "should return a new body and leave the caller's as it was"
     )
 
 
@@ -146,7 +147,7 @@ def test_generic_provider_gets_no_effort_when_off(transform, base_url):
     sent = transform.transform_request(body, {"base_url": base_url, "effort": "off"})
     got = sent.get("reasoning_effort", "<absent>")
     assert got in ("<absent>", "none"), (
-        f"effort 'off' for {base_url} sent reasoning_effort={got!r}, but should send none, or 'none' "
+        f"effort 'off' for {base_url} sent reasoning_effort={shown(got)}, but should send none, or 'none' "
         f"(the format has no 'off'); body {body}"
     )
 
@@ -160,15 +161,16 @@ def test_text_beside_tool_calls_is_kept(messages):
     message = copy.deepcopy(BESIDE_CALLS)
     wire = valid(messages).serialize_message(message)
     assert content_text(wire.get("content")) == "Let me look that up.", (
-        f"content={wire.get('content', '<absent>')!r}, but the text beside the calls should stay the content "
+        f"content={shown(wire.get('content', '<absent>'))}, but the text beside the calls should stay the content "
         f"'Let me look that up.' (a string or text parts): serialized {message} as {wire}"
     )
     ids = [c.get("id") for c in wire.get("tool_calls") or []]
     assert ids == ["call_7", "call_8"], (
-        f"tool_calls ids={ids}, but the calls should keep their order ['call_7', 'call_8']: serialized {message}"
+        f"tool_calls ids={shown(ids)}, but the calls should keep their order ['call_7', 'call_8']: serialized "
+        f"{shown(message)}"
     )
     assert message == BESIDE_CALLS, (
-        f"serialize_message changed the message it was given to {message}; it was {BESIDE_CALLS}"
+        f"serialize_message changed the message it was given to {shown(message)}; it was {BESIDE_CALLS}"
     )
 
 
@@ -182,7 +184,7 @@ def test_tool_output_is_sent_as_given(messages, content):
     wire = valid(messages).serialize_message(message)
     got = wire.get("content", "<absent>")
     assert content_text(got) == content, (
-        f"content={got!r}, but the tool's output {content!r} should be sent as given, as a string or text parts "
+        f"content={shown(got)}, but the tool's output {content!r} should be sent as given, as a string or text parts "
         f"(a tool that returned nothing is answered with '', never null): serialized {message} as {wire}"
     )
 
@@ -200,7 +202,7 @@ def test_text_is_sent_as_a_string(messages, name):
     wire = valid(messages).serialize_message(message)
     got = wire.get("content", "<absent>")
     assert got == message["content"], (
-        f"content={got!r}, but should be the string {message['content']!r}: gateways that read assistant and "
+        f"content={shown(got)}, but should be the string {shown(message['content'])}: gateways that read assistant and "
         f"tool text only as a string blank an array of text parts; serialized {message} as {wire}"
     )
 
@@ -228,13 +230,13 @@ def test_transform_returns_a_body_of_its_own(transform, body, base_url, effort, 
     before, options_before = copy.deepcopy(body), copy.deepcopy(options)
     sent = valid(transform).transform_request(body, options)
     assert body == before and options == options_before, (
-        f"transform_request changed what the caller gave it: body {json.dumps(body)[:800]} (was "
-        f"{json.dumps(before)[:800]}), options {options} (were {options_before})"
+        f"transform_request changed what the caller gave it: body {clip_json(body, 800)} (was "
+        f"{clip_json(before, 800)}), options {options} (were {options_before})"
     )
     _scribble(sent)
     assert body == before, (
         f"changing the body transform_request returned changed the caller's body (they share a list or a dict): "
-        f"now {json.dumps(body)[:1500]}; options {options}"
+        f"now {clip_json(body, 1500)}; options {options}"
     )
 
 
@@ -244,7 +246,7 @@ def test_an_effort_outside_the_vocabulary_is_refused_or_sent_as_given(transform,
     body = {"model": "m", "messages": HISTORY[:1], "stream": True}
     sent = valid(transform).transform_request(body, {"base_url": base_url, "effort": "high"})
     assert "reasoning_effort" in sent or sent.get("thinking"), (
-        f"effort 'high' for {base_url} sent {json.dumps(sent)[:500]}, but should ask for effort somehow"
+        f"effort 'high' for {base_url} sent {clip_json(sent, 500)}, but should ask for effort somehow"
     )
     options = {"base_url": base_url, "effort": "turbo"}
     try:

@@ -66,14 +66,14 @@ def test_zero_timestamp_events_load_intact(memory, stored):
     for n, (want, got) in enumerate(zip(stored, loaded)):
         problems = differences(want, got, TEXT_AND_TOOL_FIELDS)
         assert not problems, (
-            f"event #{n} with timestamp {want['timestamp']!r} came back changed from cold storage "
+            f"event #{n} with timestamp {shown(want['timestamp'])} came back changed from cold storage "
             "(ids written and ids read disagree?):\n  " + "\n  ".join(problems)
         )
         stamp = got.get("timestamp")
         older = isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and 0 <= stamp < 1
         assert older, (
-            f"event #{n} stored with timestamp {want['timestamp']!r} loaded with timestamp {stamp!r}, but should "
-            "load as zero or a value from 0 up to 1: older than every real clock reading, as zero was"
+            f"event #{n} stored with timestamp {shown(want['timestamp'])} loaded with timestamp {shown(stamp)}, but "
+            "should load as zero or a value from 0 up to 1: older than every real clock reading, as zero was"
         )
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from harness.clip import clip, clip_repr
+
 # What a violation is; each maps to the provider rule it breaks (harness.rules.registry).
 UNANSWERED = "unanswered"  # an assistant tool call no tool message answers before the next non-tool message
 ORPHAN = "orphan"  # a tool message no call of the assistant message before its run holds
@@ -89,13 +91,13 @@ def pairing_violations(messages: list[dict]) -> list[str]:
     problems: list[str] = []
     for v in found:
         if v.kind == ORPHAN:
-            problems.append(f"tool message #{v.index} answers {v.call_id!r}, which no preceding assistant "
+            problems.append(f"tool message #{v.index} answers {clip_repr(v.call_id)}, which no preceding assistant "
                             f"tool_calls message holds; providers answer 400 {ORPHAN_TOOL_MESSAGE!r}")
         elif v.kind == ANSWERED_TWICE:
-            problems.append(f"tool message #{v.index} answers {v.call_id!r} a second time; providers answer 400 "
-                            f"{ORPHAN_TOOL_MESSAGE!r}")
+            problems.append(f"tool message #{v.index} answers {clip_repr(v.call_id)} a second time; providers "
+                            f"answer 400 {ORPHAN_TOOL_MESSAGE!r}")
         elif v.index in unanswered:
-            ids = ", ".join(map(str, unanswered.pop(v.index)))
+            ids = clip(", ".join(map(str, unanswered.pop(v.index))))
             problems.append(f"assistant message #{v.index} has tool_calls without a following tool message for "
                             f"{ids}; providers answer 400 {OPENAI_UNANSWERED_CALLS.format(ids=ids)!r}")
     return problems

@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.adapter import ERAS
+from harness.clip import clip_repr
 
 __all__ = ["ANSWERS", "DEEPSEEK_EFFORT_RUNG", "DEFAULT_ERA", "ERAS", "FORMAT_EFFORTS", "ReasoningViolation", "must_carry",
            "non_string_reasoning", "reasoning_breaks", "reasoning_violations"]
@@ -114,8 +115,8 @@ def reasoning_violations(messages: list[dict], era: str, has_tools: bool) -> lis
         else:
             problems.append(
                 f"message #{v.index} ({message.get('role')}) carries reasoning_content="
-                f"{message['reasoning_content']!r}, but the {era} rule forbids sending it back; DeepSeek answers "
-                f"400 {v.answer!r}"
+                f"{clip_repr(message['reasoning_content'])}, but the {era} rule forbids sending it back; DeepSeek "
+                f"answers 400 {v.answer!r}"
             )
     return problems
 
@@ -128,7 +129,7 @@ def non_string_reasoning(messages: list[dict]) -> list[str]:
     """
     return [
         f"message #{n} ({message.get('role')}, tool_calls={bool(message.get('tool_calls'))}) carries "
-        f"reasoning_content={message['reasoning_content']!r}, but it should be a string (or absent)"
+        f"reasoning_content={clip_repr(message['reasoning_content'])}, but it should be a string (or absent)"
         for n, message in enumerate(messages)
         if "reasoning_content" in message and not isinstance(message["reasoning_content"], str)
     ]

@@ -34,6 +34,7 @@ import vcr
 from vcr.cassette import Cassette
 from vcr.request import HeadersDict, Request
 
+from harness.clip import clip_repr
 from harness.loopback.cassette import CASSETTES, ENDPOINT
 from harness.loopback.content_coding import IDENTITY, choose, encode
 from harness.wire.sse import chunks
@@ -71,7 +72,7 @@ class Replay:
                 bodies.append(json.loads(request.body or b""))
             except ValueError:
                 raise AssertionError(
-                    f"request #{n} to {request.uri} has a body that is not JSON: {request.body!r:.300}"
+                    f"request #{n} to {request.uri} has a body that is not JSON: {clip_repr(request.body)}"
                 ) from None
         return bodies
 

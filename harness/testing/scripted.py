@@ -15,12 +15,11 @@ timer is a hang guard, and running out of it is reported as what it is.
 from __future__ import annotations
 
 import copy
-import json
 import sys
 import threading
 from dataclasses import dataclass, field
 
-from harness.clip import clip
+from harness.clip import clip_json
 
 # Only a guard against a kernel that never starts the rest of a batch (a serial
 # one): a concurrent kernel on any machine starts a few threads far sooner. It
@@ -55,7 +54,7 @@ class ScriptedModel:
         if n > len(self.rounds):
             raise ScriptExhausted(
                 f"kernel sent request #{n} but the script has {len(self.rounds)} rounds; "
-                f"last request messages: {clip(json.dumps(request.get('messages'), ensure_ascii=False), 500)}"
+                f"last request messages: {clip_json(request.get('messages'), 500)}"
             )
         response = {"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"}
         response.update(copy.deepcopy(self.rounds[n - 1]))
@@ -91,7 +90,7 @@ def _changes(before, after, where: str) -> list[str]:
 
 
 def _shown(value) -> str:
-    return clip(json.dumps(value, ensure_ascii=False, default=repr))
+    return clip_json(value)
 
 
 class HangGuardExpired(RuntimeError):

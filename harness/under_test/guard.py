@@ -35,11 +35,12 @@ import pytest
 
 from harness.adapter import CAPABILITIES, protocol_methods
 from harness.bridge import BridgeError
-from harness.clip import shown_call
+from harness.clip import clip, shown_call
 from harness.under_test import bounds
 from harness.under_test.shapes import check_shape
 
 NOT_APPLICABLE = "not applicable"
+MESSAGE_LIMIT = 600  # characters of an adapter's exception message that reach a contract
 _METHODS = {method: cap for cap, proto in CAPABILITIES.items() for method in protocol_methods(proto)}
 
 
@@ -118,7 +119,7 @@ class GuardedAdapter:
             except NotImplementedError as exc:
                 raise NotApplicable(
                     f"{NOT_APPLICABLE}: adapter {self._name} raises NotImplementedError from {attr} "
-                    f"({_METHODS[attr]!r} capability){f': {exc}' if str(exc) else ''}"
+                    f"({_METHODS[attr]!r} capability){f': {clip(str(exc))}' if str(exc) else ''}"
                 ) from None
             too_big = bounds.problem(result)
             if too_big is not None:
@@ -159,6 +160,19 @@ def _run(outcome: dict[str, Any], function, args: tuple, kwargs: dict) -> None:
         outcome["error"] = exc
 
 
+def cut_message(exc: BaseException) -> str:
+    """The message of an exception the adapter raised, cut; the exception itself is cut to match.
+
+    It goes on to a contract, and may end up a failure's cause (its frames say
+    where the adapter raised it): pytest renders an exception's message whole,
+    several times over, so one of hundreds of megabytes would cost that much again.
+    """
+    said = clip(str(exc), MESSAGE_LIMIT)
+    if len(said) < len(str(exc)):
+        exc.args = (said,)
+    return said
+
+
 def _returned(call: str, outcome: dict[str, Any]) -> Any:
     """The value of a call that ended, or the fault or exception it ended with."""
     if "exit" in outcome:
@@ -170,8 +184,9 @@ def _returned(call: str, outcome: dict[str, Any]) -> Any:
     if error is None:
         return outcome["value"]
     if isinstance(error, (Exception, BridgeError)):
+        cut_message(error)
         raise error  # a finding for the contract to judge, or the bridge's own report
     raise AdapterFault(
-        f"{call} raised {type(error).__name__}{f': {error}' if str(error) else ''}, a BaseException that is "
+        f"{call} raised {type(error).__name__}{f': {clip(str(error))}' if str(error) else ''}, a BaseException that is "
         "not an Exception, which would stop the run; an adapter method raises an Exception"
     ) from error

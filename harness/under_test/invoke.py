@@ -20,7 +20,7 @@ from typing import Any
 
 from harness.clip import clip_repr, shown_call
 from harness.under_test.failures import adapter_location
-from harness.under_test.guard import AdapterFault
+from harness.under_test.guard import AdapterFault, cut_message
 
 # Exceptions that mean the code broke on the input, not that it judged it: never a refusal.
 CRASHES = (TypeError, AttributeError, NameError, LookupError, ZeroDivisionError, RecursionError)
@@ -50,8 +50,8 @@ class _Valid:
                 raise
             except Exception as exc:
                 raise AssertionError(
-                    f"{name}({shown_call(args, kwargs, 600)}) raised {type(exc).__name__}: {exc}{_where(exc)}; "
-                    "the input is valid, so it should have been answered (the exception is a finding)"
+                    f"{name}({shown_call(args, kwargs, 600)}) raised {type(exc).__name__}: {cut_message(exc)}"
+                    f"{_where(exc)}; the input is valid, so it should have been answered (the exception is a finding)"
                 ) from exc
 
         return call
@@ -73,9 +73,11 @@ def refusal(method, *args: Any, why: str, **kwargs: Any) -> BaseException:
         raise
     except CRASHES as exc:
         raise AssertionError(
-            f"{name}({shown_call(args, kwargs, 600)}) crashed with {type(exc).__name__}: {exc}{_where(exc)}; {why}, so it "
-            "should be refused with an error the adapter raises on purpose, not a programming error"
+            f"{name}({shown_call(args, kwargs, 600)}) crashed with {type(exc).__name__}: {cut_message(exc)}"
+            f"{_where(exc)}; {why}, so it should be refused with an error the adapter raises on purpose, not a "
+            "programming error"
         ) from exc
     except Exception as exc:
         return exc
-    raise AssertionError(f"{name}({shown_call(args, kwargs, 600)}) returned {clip_repr(got, 1500)}, but {why}: it should fail")
+    raise AssertionError(
+        f"{name}({shown_call(args, kwargs, 600)}) returned {clip_repr(got, 1500)}, but {why}: it should fail")

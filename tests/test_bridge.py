@@ -114,6 +114,17 @@ def test_handshake_names_the_adapter_and_its_capabilities():
         loaded.obj.close()
 
 
+def test_timeout_zero_lifts_the_silence_limit():
+    # The known-bug runs pass 0 so that a slow machine's slow reply is never a bridge error; a
+    # reply cannot be waiting in the queue the instant a request is sent, so a 0 s limit would fail it.
+    loaded = load_bridge(_bridge("echo.py"), timeout=0)
+    try:
+        assert loaded.obj.parse_stream(b"slow")["content"] == base64.b64encode(b"slow").decode()
+        assert loaded.obj.run_turn("hello", ScriptedModel([{"content": "one"}, {"content": "two"}]), [])["replies"]
+    finally:
+        loaded.obj.close()
+
+
 def test_a_refused_tool_and_model_rounds_go_through_callbacks(echo):
     model = ScriptedModel([{"content": "one"}, {"content": "two"}])
     result = echo.run_turn("hello", model, [ScriptedTool("lookup")])

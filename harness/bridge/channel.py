@@ -6,6 +6,9 @@ own, so several can be in flight at once and really run concurrently.
 
 The timeout counts the adapter's silence: it restarts with every line the
 adapter writes and pauses while the harness is answering one of its requests.
+A timeout of 0 lifts it (the handshake's too): a caller with its own budget,
+such as a known-bug run, judges a hang itself, so a slow machine never turns
+a slow reply into a bridge error.
 Any :class:`BridgeError` stops the process; the next request starts a new one.
 """
 
@@ -81,7 +84,8 @@ class Channel:
             raise BridgeError(f"starting {self.command!r}", f"cannot start it: {exc}", None) from None
         params = {"protocol": protocol.PROTOCOL_VERSION}
         try:
-            result = self._exchange(self._process, protocol.HANDSHAKE, params, {}, max(self.timeout, STARTUP_TIMEOUT))
+            startup = self.timeout and max(self.timeout, STARTUP_TIMEOUT)
+            result = self._exchange(self._process, protocol.HANDSHAKE, params, {}, startup)
             self.hello = protocol.hello(result)
         except (RemoteError, protocol.MalformedLine) as exc:
             self._stop_after_fault()
@@ -152,8 +156,8 @@ class _Exchange:
             return self._outcome(message)
 
     def _next_event(self):
-        # While the harness answers, the adapter is allowed to wait for it.
-        wait = None if self.pending else self.timeout
+        # While the harness answers, the adapter is allowed to wait for it; 0 is no limit at all.
+        wait = None if self.pending or not self.timeout else self.timeout
         try:
             return self.process.events.get(timeout=wait)
         except queue.Empty:

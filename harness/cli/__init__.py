@@ -24,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
         "--adapter-cmd", metavar="COMMAND", help="adapter under test as a bridge process (docs/adapter-protocol.md)"
     )
     check.add_argument(
-        "--adapter-timeout", type=float, metavar="SECONDS", help="per-request silence limit for --adapter-cmd"
+        "--adapter-timeout", type=float, metavar="SECONDS", help="per-request silence limit for --adapter-cmd (0: none)"
     )
     check.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
     check.add_argument(

@@ -65,7 +65,7 @@ _OPTIONS: dict[str, dict[str, Any]] = {
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
         help=f"how long one adapter call may take, in-process or over the bridge (default: {DEFAULT_TIMEOUT:g}); "
-        "0 lifts the in-process limit",
+        "0 lifts the limit (in process and over the bridge)",
     ),
     "--deepseek-era": dict(
         dest="harness_deepseek_era",

@@ -25,7 +25,10 @@ from harness.processes import Children, current, kill_group
 
 _STDERR_KEPT = 64 * 1024  # characters of stderr kept between two takes (the newest)
 MAX_LINE = 8 * 1024 * 1024  # bytes of one stdout line; a longer one is dropped unread, so memory stays bounded
-_EXIT_GRACE = 2.0  # seconds an adapter gets to exit after its stdin closes
+# Seconds an adapter gets to exit after its stdin closes. The wait ends when it exits (an adapter writing its
+# coverage file as it ends, as Node does, needs what its machine gives it); only one that ignores the cue waits
+# this long, so a loaded machine never turns an unwritten coverage file into an "invalid" verdict.
+_EXIT_GRACE = 30.0
 
 
 @dataclass(frozen=True)

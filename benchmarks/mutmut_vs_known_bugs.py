@@ -1,18 +1,25 @@
 """Per-mutant cost of mutmut and of the known-bug runner, on the same reference and contracts.
 
-Both run here, one after the other, with one job each:
+Both run here, one after the other, with one job each, and both sides count
+their setup (each spread over the mutants that run tested):
 
 - the known-bug runner: every catalogued bug, each in a fork of a warm worker,
   patched in memory, with its named contracts (what ``harness gate`` does);
-  cost = wall time of ``KnownBugRun.run`` / number of known bugs;
+  cost = wall time from starting its worker through the baseline run to the
+  last bug / number of known bugs;
 - mutmut: a deterministic slice of the mutants mutmut makes for
   ``harness/reference/`` (``--shard 1/N``), with every contract as its suite
   (what ``harness nightly`` does); cost = wall time of the whole mutmut run
-  (mutant generation, stats, clean run included) / mutants tested.
+  (its process start, mutant generation, stats and clean run included) /
+  mutants tested.
+
+A smaller slice spreads mutmut's setup over fewer mutants, as a smaller
+catalogue would the known-bug runner's; the known-bug runner's setup and its
+cost without it are printed too, so the slice's weight can be judged.
 
     python benchmarks/mutmut_vs_known_bugs.py [--repeat 3] [--mutmut-shard 1/8]
 
-Prints every run, then the medians and their ratio (mutmut / known bug).
+Prints every run, then the medians and their ratio (mutmut / known bug), setup included on both sides.
 """
 
 from __future__ import annotations
@@ -31,13 +38,15 @@ from harness.nightly.mutmut_run import run_mutmut
 from harness.processes import Children
 
 
-def known_bug_cost(project: Project) -> tuple[float, int]:
+def known_bug_cost(project: Project) -> tuple[float, float, int]:
+    """Seconds per known bug with the setup (worker start, baseline) counted, the setup, and the bugs run."""
     mutants = load_catalogue(BUNDLED_CATALOGUE).select(None)
+    started = time.perf_counter()
     with Children() as children, KnownBugRun(project, ContractsExecutor(children), jobs=1) as run:
-        baseline = run.baseline()  # not counted: mutmut's own clean run is, but its stats run stands for this
-        started = time.perf_counter()
+        baseline = run.baseline()
+        setup = time.perf_counter() - started
         run.run(mutants, baseline, lambda result: None)
-        return (time.perf_counter() - started) / len(mutants), len(mutants)
+    return (time.perf_counter() - started) / len(mutants), setup, len(mutants)
 
 
 def mutmut_cost(project: Project, shard: str) -> tuple[float, int]:
@@ -53,17 +62,21 @@ def main() -> None:
     parser.add_argument("--mutmut-shard", default="1/8", metavar="K/N", help="the slice of mutmut's mutants to run")
     args = parser.parse_args()
     project = Project.bundled()
-    known, generic = [], []
+    known, setups, generic = [], [], []
     for n in range(1, args.repeat + 1):
-        cost, count = known_bug_cost(project)
+        cost, setup, count = known_bug_cost(project)
         known.append(cost)
-        print(f"run {n}: known-bug runner {cost:.2f} s per mutant ({count} known bugs)", flush=True)
+        setups.append(setup)
+        print(f"run {n}: known-bug runner {cost:.2f} s per mutant, setup included ({count} known bugs; "
+              f"setup {setup:.1f}s, {cost - setup / count:.2f} s per mutant without it)", flush=True)
         cost, count = mutmut_cost(project, args.mutmut_shard)
         generic.append(cost)
-        print(f"run {n}: mutmut {cost:.2f} s per mutant ({count} mutants, shard {args.mutmut_shard})", flush=True)
+        print(f"run {n}: mutmut {cost:.2f} s per mutant, setup included ({count} mutants, shard {args.mutmut_shard})",
+              flush=True)
     known_median, mutmut_median = statistics.median(known), statistics.median(generic)
-    print(f"median per mutant: known-bug runner {known_median:.2f} s, mutmut {mutmut_median:.2f} s, "
-          f"ratio mutmut/known {mutmut_median / known_median:.2f}")
+    print(f"median per mutant, setup included on both sides: known-bug runner {known_median:.2f} s, "
+          f"mutmut {mutmut_median:.2f} s, ratio mutmut/known {mutmut_median / known_median:.2f} "
+          f"(known-bug runner's setup: median {statistics.median(setups):.1f}s)")
 
 
 if __name__ == "__main__":

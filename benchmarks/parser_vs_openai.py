@@ -93,13 +93,17 @@ def openai_parse(body: bytes) -> object:
 SIDES: dict[str, Callable[[bytes], object]] = {"reference": parse_stream, "openai-python": openai_parse}
 
 
-def rate(parse: Callable[[bytes], object], body: bytes, calls: int) -> float:
-    """MB/s of ``calls`` parses of ``body`` running at once on ``calls`` threads."""
+def rate(parse: Callable[[bytes], object], body: bytes, calls: int) -> tuple[float, object]:
+    """MB/s of ``calls`` parses of ``body`` running at once on ``calls`` threads, and the first call's result."""
     with ThreadPoolExecutor(max_workers=calls) as pool:
         started = time.perf_counter()
-        list(pool.map(parse, [body] * calls))
+        results = list(pool.map(parse, [body] * calls))
         wall = time.perf_counter() - started
-    return calls * len(body) / 1e6 / wall
+    return calls * len(body) / 1e6 / wall, results[0]
+
+
+def _text(side: str, result) -> str:
+    return result["content"] if side == "reference" else result.choices[0].message.content
 
 
 def _numbers(text: str, kind: type) -> list:
@@ -122,19 +126,20 @@ def main() -> int:
     skipped: list[tuple[float, int]] = []
     for megabytes in sizes:
         body = stream_body(megabytes)
-        reference, sdk = parse_stream(body), openai_parse(body)
-        assert reference["content"] == sdk.choices[0].message.content, "the two sides read different text"
         print(f"stream: {len(body) / 1e6:.2f} MB, {body.count(b'data: ')} events", flush=True)
         for calls in counts:
             if calls * megabytes > args.max_total_mb:
                 skipped.append((megabytes, calls))
                 continue
             for repeat in range(args.repeat):
+                texts = set()
                 for side, parse in SIDES.items():
-                    mbps = rate(parse, body, calls)
+                    mbps, result = rate(parse, body, calls)
+                    texts.add(_text(side, result))
                     rates.setdefault((megabytes, calls, side), []).append(mbps)
                     print(f"{megabytes:g} MB, calls {calls:>3}, run {repeat + 1}: {side:<13} {mbps:6.2f} MB/s",
                           flush=True)
+                assert len(texts) == 1, "the two sides read different text"
     print(f"\nmedian of {args.repeat} run(s) per cell, MB/s (same body, same calls, sides alternating):")
     print(f"{'stream':>8} {'calls':>5} {'reference':>10} {'openai-python':>14} {'ratio':>7}")
     for megabytes in sizes:

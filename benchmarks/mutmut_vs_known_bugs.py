@@ -1,4 +1,4 @@
-"""Per-mutant cost of mutmut and of the known-bug runner, on the same reference and contracts.
+"""Per-mutant cost of plain mutmut and of the known-bug runner, on the same reference and contracts.
 
 Both run here, one after the other, with one job each, and both sides count
 their setup (each spread over the mutants that run tested):
@@ -7,11 +7,12 @@ their setup (each spread over the mutants that run tested):
   patched in memory, with its named contracts (what ``harness gate`` does);
   cost = wall time from starting its worker through the baseline run to the
   last bug / number of known bugs;
-- mutmut: a deterministic slice of the mutants mutmut makes for
-  ``harness/reference/`` (``--shard 1/N``), with every contract as its suite
-  (what ``harness nightly`` does); cost = wall time of the whole mutmut run
-  (its process start, mutant generation, stats and clean run included) /
-  mutants tested.
+- plain mutmut: ``mutmut run`` in an isolated copy (as
+  ``benchmarks/nightly_vs_mutmut.py`` runs it, every contract its suite),
+  asked for a deterministic slice of its mutants of ``harness/reference/``
+  (``--mutmut-shard 1/N``, the nightly's shard rule picks the names, untimed);
+  cost = wall time of the whole ``mutmut run`` (its copy, mutant generation,
+  stats and clean run included) / mutants it tested.
 
 A smaller slice spreads mutmut's setup over fewer mutants, as a smaller
 catalogue would the known-bug runner's; the known-bug runner's setup and its
@@ -34,8 +35,9 @@ from harness.mutation.in_memory_executor import ContractsExecutor
 from harness.mutation.known_bug_run import KnownBugRun
 from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
-from harness.nightly.mutmut_run import run_mutmut
+from harness.nightly.mutmut_run import generate_mutants
 from harness.processes import Children
+from nightly_vs_mutmut import plain_mutmut  # the script beside this one (benchmarks/ is first on the path)
 
 
 def known_bug_cost(project: Project) -> tuple[float, float, int]:
@@ -50,10 +52,14 @@ def known_bug_cost(project: Project) -> tuple[float, float, int]:
 
 
 def mutmut_cost(project: Project, shard: str) -> tuple[float, int]:
-    started = time.perf_counter()
+    """Seconds per mutant of a plain ``mutmut run`` of the shard's mutants, its setup included; mutants tested."""
     with Children() as children:
-        result = run_mutmut(project, children, 1, Shard.parse(shard), say=lambda line: None)
-    return (time.perf_counter() - started) / len(result.mutants), len(result.mutants)
+        names = [m.name for m in generate_mutants(project, children, Shard.parse(shard)).mutants]
+    wall, _, statuses = plain_mutmut(1, names)
+    tested = [n for n in names if statuses.get(n, "not checked") != "not checked"]
+    if not tested:
+        raise SystemExit(f"mutmut tested none of the {len(names)} mutants asked for")
+    return wall / len(tested), len(tested)
 
 
 def main() -> None:
@@ -71,11 +77,11 @@ def main() -> None:
               f"setup {setup:.1f}s, {cost - setup / count:.2f} s per mutant without it)", flush=True)
         cost, count = mutmut_cost(project, args.mutmut_shard)
         generic.append(cost)
-        print(f"run {n}: mutmut {cost:.2f} s per mutant, setup included ({count} mutants, shard {args.mutmut_shard})",
+        print(f"run {n}: plain mutmut {cost:.2f} s per mutant, setup included ({count} mutants, shard {args.mutmut_shard})",
               flush=True)
     known_median, mutmut_median = statistics.median(known), statistics.median(generic)
     print(f"median per mutant, setup included on both sides: known-bug runner {known_median:.2f} s, "
-          f"mutmut {mutmut_median:.2f} s, ratio mutmut/known {mutmut_median / known_median:.2f} "
+          f"plain mutmut {mutmut_median:.2f} s, ratio mutmut/known {mutmut_median / known_median:.2f} "
           f"(known-bug runner's setup: median {statistics.median(setups):.1f}s)")
 
 

@@ -1,19 +1,29 @@
-"""The gate's wall time against the limit it cannot beat.
+"""The gate's wall time against the limits it is measured by.
 
 Two limits, both for the same known bugs and jobs:
 
 - strict: the baseline durations of each mutant's named contracts (test time
-  only, as measured inside the baseline run), summed, divided by the jobs;
+  only, as measured inside the baseline run), summed, divided by the jobs:
+  each known bug's named contracts run once, unpatched;
 - per-process: each mutant's named contracts run on the UNPATCHED reference
   in a fresh copy and a fresh (forked, warm) probe process, as the copy path
   runs a patched copy, summed and divided by the jobs (the warm engine
   needs neither the copy nor the fresh session, so it can beat this one).
 
-The gate adds starting its workers and the baseline run on top.
+The gate's wall time is split in two: starting its workers and the baseline
+run, then the known bugs. The strict limit has no setup at all, so two ratios
+are printed, each saying what it compares:
+
+- whole gate / strict limit: the gate with its setup against a limit with
+  none, the number the goal (at most 1.3) is set for;
+- known bugs / strict limit: like with like, neither side's setup counted.
+
+The per-process limit pays a copy and a process per known bug, so it is
+compared with the whole gate.
 
     python benchmarks/gate_vs_limit.py [--repeat 3] [--jobs N]
 
-Prints each run and the medians; the goal is a ratio of at most 1.5.
+Prints each run and the medians.
 """
 
 from __future__ import annotations
@@ -42,19 +52,20 @@ def limit_seconds(project: Project, executor: CopyExecutor, mutants, jobs: int) 
         return sum(pool.map(unpatched, mutants)) / jobs
 
 
-def gate_seconds(project: Project, executor: ContractsExecutor, mutants, jobs: int) -> tuple[float, float]:
-    """The gate's wall time, and the strict limit from its own baseline."""
+def gate_seconds(project: Project, executor: ContractsExecutor, mutants, jobs: int) -> tuple[float, float, float]:
+    """The gate's setup (its workers' start and the baseline) and known-bug phase, and the strict limit."""
     started = time.perf_counter()
     with KnownBugRun(project, executor, jobs=jobs) as run:
         baseline = run.baseline()
+        baselined = time.perf_counter()
         results = run.run(mutants, baseline, lambda r: None)
-    elapsed = time.perf_counter() - started
+        finished = time.perf_counter()
     missed = [r.mutant.id for r in results if r.verdict.value != "killed"]
     if missed:
         raise SystemExit(f"the gate is not green ({missed}); benchmark a green gate")
     tests = baseline.outcome.tests
     strict = sum(tests[t]["duration"] for m in mutants for c in m.contracts for t in baseline.matching(c))
-    return elapsed, strict / jobs
+    return baselined - started, finished - baselined, strict / jobs
 
 
 def main() -> None:
@@ -64,7 +75,7 @@ def main() -> None:
     args = parser.parse_args()
     project = Project.bundled()
     mutants = list(load_catalogue(BUNDLED_CATALOGUE).mutants)
-    limits, stricts, gates = [], [], []
+    limits, stricts, setups, bugs = [], [], [], []
     for n in range(args.repeat):
         with Children() as children:
             copies = CopyExecutor(children)
@@ -72,19 +83,27 @@ def main() -> None:
                 limits.append(limit_seconds(project, copies, mutants, args.jobs))
             finally:
                 copies.close()
-            gate, strict = gate_seconds(project, ContractsExecutor(children), mutants, args.jobs)
-        gates.append(gate)
+            setup, bug_phase, strict = gate_seconds(project, ContractsExecutor(children), mutants, args.jobs)
+        setups.append(setup)
+        bugs.append(bug_phase)
         stricts.append(strict)
         print(
-            f"run {n + 1}: gate {gate:.1f}s  per-process limit {limits[-1]:.1f}s  strict limit {strict:.1f}s",
+            f"run {n + 1}: gate {setup + bug_phase:.1f}s (setup {setup:.1f}s + known bugs {bug_phase:.1f}s)  "
+            f"per-process limit {limits[-1]:.1f}s  strict limit {strict:.1f}s",
             flush=True,
         )
-    limit, strict, gate = statistics.median(limits), statistics.median(stricts), statistics.median(gates)
+    limit, strict = statistics.median(limits), statistics.median(stricts)
+    setup, bug_phase = statistics.median(setups), statistics.median(bugs)
+    gate = statistics.median([a + b for a, b in zip(setups, bugs)])
     print(f"{len(mutants)} known bugs, {args.jobs} jobs, median of {args.repeat}:")
-    print(f"  gate (baseline + every mutant):                   {gate:.1f}s")
-    print(f"  per-process limit (unpatched, one process each):  {limit:.1f}s  ratio {gate / limit:.2f}")
-    print(f"  strict limit (baseline test time only):           {strict:.1f}s  ratio {gate / strict:.2f}")
-    print("  goal: ratio <= 1.5")
+    print(f"  gate, whole (workers' start + baseline + every known bug): {gate:.1f}s")
+    print(f"    of which workers' start + baseline:                      {setup:.1f}s")
+    print(f"    of which the known bugs:                                 {bug_phase:.1f}s")
+    print(f"  strict limit (named contracts once, unpatched, / jobs):    {strict:.1f}s")
+    print(f"  per-process limit (a copy and a process per known bug):    {limit:.1f}s")
+    print(f"  whole gate / strict limit (setup on the gate's side only): {gate / strict:.2f}  goal <= 1.3")
+    print(f"  known bugs / strict limit (like with like, no setup):      {bug_phase / strict:.2f}")
+    print(f"  whole gate / per-process limit (setup on both sides):      {gate / limit:.2f}")
 
 
 if __name__ == "__main__":

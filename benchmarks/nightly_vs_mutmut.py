@@ -76,8 +76,8 @@ def _mutmut_word(reason: str) -> str:
     return re.search(r"mutmut: ([a-z ]+)", reason).group(1)
 
 
-def plain_mutmut(jobs: int) -> tuple[float, float, dict[str, str]]:
-    """(wall, CPU, mutant name -> status) of one plain `mutmut run`."""
+def plain_mutmut(jobs: int, names: list[str] | None = None) -> tuple[float, float, dict[str, str]]:
+    """(wall, CPU, mutant name -> status) of one plain `mutmut run`, of every mutant or only of ``names``."""
     project = Project.bundled()
     exemptions = load_exemptions()
     with Workspace(project, "bench-mutmut") as ws:
@@ -87,7 +87,8 @@ def plain_mutmut(jobs: int) -> tuple[float, float, dict[str, str]]:
         (ws.root / "mutants").mkdir()
         # mutmut's copy first on the path, so the contracts import the mutated reference, not the installed one.
         env = {**os.environ, ENV_VAR: DEFAULT_SPEC, "PYTHONPATH": str(ws.root / "mutants")}
-        wall, cpu, _ = timed([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)], ws.root, env)
+        wall, cpu, _ = timed([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *(names or [])],
+                            ws.root, env)
         codes = json.loads(subprocess.run([sys.executable, "-c", STATUSES], capture_output=True, text=True).stdout)
         statuses = {}
         for meta in (ws.root / "mutants").rglob("*.py.meta"):

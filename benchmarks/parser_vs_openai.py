@@ -1,8 +1,9 @@
 """The reference stream parser against openai-python's own decode and accumulate, side by side.
 
-Both sides read the same 1 MB SSE body of a streamed chat completion (reasoning
+Both sides read the same SSE body of a streamed chat completion (reasoning
 pieces, text pieces, two tool calls whose arguments arrive in fragments, a
-usage chunk), built with the harness's own chunk and SSE builders:
+usage chunk), built with the harness's own chunk and SSE builders, at each
+size asked for (1, 10 and 50 MB by default):
 
 1. reference: ``harness.reference.stream.parse_stream(body)``;
 2. openai-python: what ``Stream`` does with a body, minus the HTTP: its
@@ -11,15 +12,20 @@ usage chunk), built with the harness's own chunk and SSE builders:
    ``get_final_completion``.
 
 Each side runs N calls at once on a thread pool (N = 1, 12 and 128 by
-default), each call parsing its own copy of the body; a run's rate is the
-bytes of all N bodies over its wall time. The two sides alternate, one run
-each per repeat, so a loaded machine weighs on both alike.
+default), every call parsing the same (immutable) body; a run's rate is the
+bytes of all N calls over its wall time. The two sides alternate, one run
+each per repeat, so a loaded machine weighs on both alike, and both run the
+same cells. A cell whose N calls would parse more than ``--max-total-mb``
+between them is skipped, on both sides, and the table says so: openai-python
+parses well under 1 MB/s here, so 128 calls of 50 MB would take hours (and
+the in-flight parses of the two sides tens of GB).
 
-    python benchmarks/parser_vs_openai.py [--repeat 5] [--calls 1,12,128] [--mb 1]
+    python benchmarks/parser_vs_openai.py [--repeat 3] [--calls 1,12,128] [--mb 1,10,50] [--max-total-mb 200]
+    python benchmarks/parser_vs_openai.py --quick    # one repeat, cells of at most 60 MB: a few minutes
 
-Prints every run, then per N the median MB/s of each side and the ratio
-reference/openai-python (above 1: the reference is faster). Machines here are
-noisy: quote the ratios, and medians of several repeats.
+Prints every run, then per size and N the median MB/s of each side and the
+ratio reference/openai-python (above 1: the reference is faster). Machines
+here are noisy: quote the ratios, and medians of several repeats.
 """
 
 from __future__ import annotations
@@ -87,38 +93,64 @@ def openai_parse(body: bytes) -> object:
 SIDES: dict[str, Callable[[bytes], object]] = {"reference": parse_stream, "openai-python": openai_parse}
 
 
-def rate(parse: Callable[[bytes], object], body: bytes, calls: int) -> float:
-    """MB/s of ``calls`` parses of ``body`` running at once on ``calls`` threads."""
-    bodies = [bytes(body) for _ in range(calls)]
+def rate(parse: Callable[[bytes], object], body: bytes, calls: int) -> tuple[float, object]:
+    """MB/s of ``calls`` parses of ``body`` running at once on ``calls`` threads, and the first call's result."""
     with ThreadPoolExecutor(max_workers=calls) as pool:
         started = time.perf_counter()
-        list(pool.map(parse, bodies))
+        results = list(pool.map(parse, [body] * calls))
         wall = time.perf_counter() - started
-    return calls * len(body) / 1e6 / wall
+    return calls * len(body) / 1e6 / wall, results[0]
+
+
+def _text(side: str, result) -> str:
+    return result["content"] if side == "reference" else result.choices[0].message.content
+
+
+def _numbers(text: str, kind: type) -> list:
+    return [kind(part) for part in text.split(",")]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--calls", default="1,12,128", help="comma-separated numbers of parallel calls")
-    parser.add_argument("--mb", type=float, default=1.0, help="size of each stream in MB")
+    parser.add_argument("--mb", default="1,10,50", help="comma-separated sizes of each stream in MB")
+    parser.add_argument("--max-total-mb", type=float, default=200.0,
+                        help="skip a cell whose calls parse more than this many MB between them (default: 200)")
+    parser.add_argument("--quick", action="store_true", help="one repeat, cells of at most 60 MB")
     args = parser.parse_args()
-    body = stream_body(args.mb)
-    reference, sdk = parse_stream(body), openai_parse(body)
-    assert reference["content"] == sdk.choices[0].message.content, "the two sides read different text"
-    print(f"stream: {len(body) / 1e6:.2f} MB, {body.count(b'data: ')} events")
-    rates: dict[tuple[int, str], list[float]] = {}
-    for calls in (int(c) for c in args.calls.split(",")):
-        for repeat in range(args.repeat):
-            for side, parse in SIDES.items():
-                mbps = rate(parse, body, calls)
-                rates.setdefault((calls, side), []).append(mbps)
-                print(f"calls {calls:>3}, run {repeat + 1}: {side:<13} {mbps:6.2f} MB/s", flush=True)
-    print()
-    for calls in sorted({c for c, _ in rates}):
-        ref, sdk_rate = (statistics.median(rates[calls, side]) for side in SIDES)
-        print(f"calls {calls:>3}: reference {ref:.2f} MB/s, openai-python {sdk_rate:.2f} MB/s, "
-              f"reference/openai-python {ref / sdk_rate:.2f}x")
+    if args.quick:
+        args.repeat, args.max_total_mb = 1, 60.0
+    sizes, counts = _numbers(args.mb, float), _numbers(args.calls, int)
+    rates: dict[tuple[float, int, str], list[float]] = {}
+    skipped: list[tuple[float, int]] = []
+    for megabytes in sizes:
+        body = stream_body(megabytes)
+        print(f"stream: {len(body) / 1e6:.2f} MB, {body.count(b'data: ')} events", flush=True)
+        for calls in counts:
+            if calls * megabytes > args.max_total_mb:
+                skipped.append((megabytes, calls))
+                continue
+            for repeat in range(args.repeat):
+                texts = set()
+                for side, parse in SIDES.items():
+                    mbps, result = rate(parse, body, calls)
+                    texts.add(_text(side, result))
+                    rates.setdefault((megabytes, calls, side), []).append(mbps)
+                    print(f"{megabytes:g} MB, calls {calls:>3}, run {repeat + 1}: {side:<13} {mbps:6.2f} MB/s",
+                          flush=True)
+                assert len(texts) == 1, "the two sides read different text"
+    print(f"\nmedian of {args.repeat} run(s) per cell, MB/s (same body, same calls, sides alternating):")
+    print(f"{'stream':>8} {'calls':>5} {'reference':>10} {'openai-python':>14} {'ratio':>7}")
+    for megabytes in sizes:
+        for calls in counts:
+            if (megabytes, calls) in skipped:
+                print(f"{megabytes:>6g}MB {calls:>5}  skipped: {calls * megabytes:g} MB > --max-total-mb "
+                      f"{args.max_total_mb:g}")
+                continue
+            ref, sdk_rate = (statistics.median(rates[megabytes, calls, side]) for side in SIDES)
+            print(f"{megabytes:>6g}MB {calls:>5} {ref:>10.2f} {sdk_rate:>14.2f} {ref / sdk_rate:>6.2f}x")
+    print("ratio = reference/openai-python; above 1: the reference is faster")
     return 0
 
 

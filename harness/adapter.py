@@ -80,6 +80,11 @@ A persisted event is ``{"input", "response", "reasoning", "tool_calls",
 "tool_results", "tools_used", "timestamp"}`` with ``tool_results`` a list of
 ``{"tool_call_id", "content"}``.
 
+An adapter may have a ``close()`` method (the reference's closes its HTTP
+client): the harness calls it when it is done with the adapter, at the end of
+a pytest session or before loading it again. An adapter called after
+``close()`` must work again (a later session in the same process may use it).
+
 An adapter may name its capabilities in a ``capabilities`` attribute; without
 one they are inferred method by method. Either way every named capability
 must be fully implemented. A capability method that raises
@@ -181,6 +186,12 @@ class LoadedAdapter:
     def describe(self) -> str:
         caps = ", ".join(sorted(self.capabilities)) or "none"
         return f"{self.name} ({self.spec}) capabilities: {caps}"
+
+    def close(self) -> None:
+        """Close the adapter if it has a ``close()`` method (a bridge process, an HTTP client)."""
+        close = getattr(self.obj, "close", None)
+        if callable(close):
+            close()
 
 
 def capabilities_of(obj: Any) -> frozenset[str]:

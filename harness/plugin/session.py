@@ -67,14 +67,14 @@ class RunState:
     def forget_adapter(self) -> None:
         """Forget the session's adapter and its guards, so the next :meth:`adapter` loads it again.
 
-        The mutation worker calls this after re-importing patched code. A bridge process is stopped.
+        The mutation worker calls this after re-importing patched code. The adapter is closed
+        (:meth:`LoadedAdapter.close`): a bridge process is stopped, the reference's HTTP client closed.
         """
         if self.loaded is None:
             return
         gone = id(self.loaded.obj)
         self.guards = {key: guard for key, guard in self.guards.items() if key[0] != gone}
-        if isinstance(self.loaded.obj, BridgeAdapter):
-            self.loaded.obj.close()
+        self.loaded.close()
         self.loaded = None
 
     def policies(self) -> Policies:

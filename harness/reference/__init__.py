@@ -15,11 +15,13 @@ from harness.reference.frame import Frame
 from harness.reference.messages import Message, to_wire
 from harness.reference.provider import profile_for, transform_request
 from harness.reference.stream import parse_stream
-from harness.reference.transport import run_http_turn
+from harness.reference.transport import HttpTransport
 from harness.reference.trimming import trim_history
 
 
-class ReferenceAdapter:
+class ReferenceAdapter(HttpTransport):
+    """Every capability; ``run_http_turn`` and ``close`` (its one HTTP client) are :class:`HttpTransport`'s."""
+
     name = "reference"
     capabilities = frozenset({"codec", "kernel", "memory", "transport"})
 
@@ -39,9 +41,6 @@ class ReferenceAdapter:
     def render_history(self, events: list[dict], base_url: str | None = None) -> list[dict]:
         with_reasoning = profile_for(base_url).replays_reasoning
         return render_messages([ContextEvent.from_json(e) for e in events], with_reasoning=with_reasoning)
-
-    def run_http_turn(self, base_url: str, user_input: str, tools: list[Any], options: dict) -> dict:
-        return run_http_turn(base_url, user_input, tools, options)
 
     def store_blocks(self, events: list[dict]) -> dict:
         return coldstore.store([ContextEvent.from_json(e) for e in events])

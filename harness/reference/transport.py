@@ -5,9 +5,11 @@ transforms it (thinking switch, effort, reasoning rule), httpx POSTs it to
 ``{base_url}/chat/completions`` and the streamed SSE body is parsed into the
 neutral response the frame consumes.
 
-One client serves one turn (so no connection outlives its turn), but every
-client shares one SSL context: building one loads the CA bundle, tens of
-milliseconds that a client built per turn would pay on every turn.
+One client serves every turn of one :class:`HttpTransport`, so a turn after
+the first reuses its connections instead of connecting (and building a
+client) again; closing the transport closes the client. Every client shares
+one SSL context: building one loads the CA bundle, tens of milliseconds that
+each new client (a transport reopened, a second transport) would pay again.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import functools
 import os
 import ssl
+import threading
 from typing import Any
 
 import httpx
@@ -57,16 +60,48 @@ class HttpModel:
         return parse_stream(raw)
 
 
-def run_http_turn(base_url: str, user_input: str, tools: list[Any], options: dict[str, Any]) -> dict:
-    """One agent turn against the provider at ``base_url``; the persisted events."""
-    with httpx.Client(timeout=TIMEOUT, verify=_ssl_context()) as client:  # pragma: no mutate (out of scope: `httpx.Client(timeout=TIMEOUT, verify=_ssl_context())` -> *: client timeout and TLS context, which no plain-HTTP provider reaches)
-        events = Frame(HttpModel(client, base_url, options), tools).run_turn(user_input)
-    return {"events": [event.to_json() for event in events]}
+class HttpTransport:
+    """Agent turns over HTTP through one client, opened by the first turn and closed by :meth:`close`.
+
+    A turn after :meth:`close` opens a new client, so a transport shared by
+    several runs in one process (the module's reference adapter, which each
+    pytest session closes at its end) stays usable. Turns may run on several
+    threads at once (the guard gives each call a thread of its own): the client
+    is thread-safe and is opened under a lock.
+    """
+
+    def __init__(self) -> None:
+        self._client: httpx.Client | None = None
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> HttpTransport:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def run_http_turn(self, base_url: str, user_input: str, tools: list[Any], options: dict[str, Any]) -> dict:
+        """One agent turn against the provider at ``base_url``; the persisted events."""
+        events = Frame(HttpModel(self._opened(), base_url, options), tools).run_turn(user_input)
+        return {"events": [event.to_json() for event in events]}
+
+    def close(self) -> None:
+        """Close the client and its connections, if a turn opened one."""
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+    def _opened(self) -> httpx.Client:
+        with self._lock:
+            if self._client is None:
+                self._client = httpx.Client(timeout=TIMEOUT, verify=_ssl_context())  # pragma: no mutate (out of scope: `httpx.Client(timeout=TIMEOUT, verify=_ssl_context())` -> *: client timeout and TLS context, which no plain-HTTP provider reaches)
+            return self._client
 
 
 @functools.cache
 def _ssl_context() -> ssl.SSLContext:
-    # What httpx builds for a client by default, built once per process.
+    # What httpx builds for a client by default, built once per process for every client.
     return httpx.create_ssl_context()
 
 

@@ -64,15 +64,15 @@ class AdapterContracts:
 
     @classmethod
     def harness_loaded(cls, config: pytest.Config) -> LoadedAdapter:
-        """This class's adapter, loaded once per session (a bridge process is stopped at its end)."""
+        """This class's adapter, loaded once per session and closed at its end (:meth:`LoadedAdapter.close`)."""
         if cls._loaded is None:
             spec = f"{cls.__module__}.{cls.__qualname__}"
             if cls.adapter_cmd is not None:
                 cls._loaded = load_bridge(cls.adapter_cmd, cls.adapter_timeout)
-                config.add_cleanup(cls._loaded.obj.close)
                 config.add_cleanup(cls._forget)
             else:
                 cls._loaded = LoadedAdapter(spec=spec, obj=cls.adapter, capabilities=capabilities_of(cls.adapter))
+            config.add_cleanup(cls._loaded.close)
         return cls._loaded
 
     @classmethod

@@ -12,7 +12,7 @@ SURVIVED = 3  # a known bug survived or was never reached
 TIMEOUT = 4  # a mutant ran past its budget, or the baseline past its own
 STALE_INVALID = 5  # a patch no longer applies, or a mutant went red for the wrong reason
 BASELINE = 6  # the unpatched code fails its contracts
-MUTMUT = 7  # nightly: mutmut itself failed
+MUTMUT = 7  # nightly: mutmut could not make its mutants
 BELOW_THRESHOLD = 8  # nightly, report merge: the mutation score is under the break threshold
 NOTHING_TESTED = 9  # no contract applied to the adapter, or no mutant was selected, or (probe) no request to check
 INTERNAL = 70  # a bug in the harness itself (a traceback is printed)
@@ -27,7 +27,7 @@ MEANINGS: dict[int, str] = {
     TIMEOUT: "a mutant, or the baseline, ran past its budget",
     STALE_INVALID: "a known bug's patch is stale, or it went red for the wrong reason",
     BASELINE: "baseline red: the unpatched code fails its contracts",
-    MUTMUT: "mutmut itself failed (nightly)",
+    MUTMUT: "mutmut could not make its mutants (nightly)",
     BELOW_THRESHOLD: "the mutation score is under the break threshold (nightly, report merge)",
     NOTHING_TESTED: "nothing was tested: no contract applied, or no mutant was selected; the agent's requests gave "
     "no probe check anything to look at (probe)",

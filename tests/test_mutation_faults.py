@@ -219,16 +219,20 @@ def test_the_per_mutant_budget_never_limits_the_baseline(tmp_path):
     assert result.verdict is Verdict.TIMEOUT and "2.0s" in result.reason
 
 
-def test_nightly_known_bug_phase_ends_its_workers_before_mutmut():
+def test_the_nightly_phases_share_one_set_of_workers_that_ends_with_the_run():
     from harness.cli.nightly import _known_bugs
 
     catalogue = load_catalogue(BUNDLED_CATALOGUE)
     one = type(catalogue)(catalogue.path, catalogue.mutants[:1], None)
     with Children() as children:
-        results = _known_bugs(one, children, 1, None)
-        assert results[0].verdict is Verdict.KILLED
-        assert not children.running(), "the known-bug phase left warm workers for the mutmut phase"
-
+        with KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=1,
+                         baseline_contracts=list(one.mutants[0].contracts)) as run:
+            baseline = run.baseline(reach=True)
+            workers = children.running()
+            results = _known_bugs(run, baseline, one, None)
+            assert results[0].verdict is Verdict.KILLED
+            assert children.running() == workers, "the known-bug phase must hand its warm workers to the next one"
+        assert not children.running(), "the run's warm workers outlived it"
 
 
 def test_a_worker_that_dies_before_it_is_ready_is_described_by_the_end_of_its_output(tmp_path):

@@ -99,7 +99,7 @@ def test_deleting_the_guarding_assertion_makes_the_mutant_survive(tmp_path):
     weakened = private_copy(Project.bundled(), tmp_path)
     contract = tmp_path / "harness/contracts/test_reasoning_omit_empty.py"
     text = contract.read_text()
-    guard = '    assert "reasoning_content" not in wire, (\n        f"reasoning_content={wire[\'reasoning_content\']!r} present, but should be absent "'
+    guard = '    assert "reasoning_content" not in wire, (\n        f"reasoning_content={shown(wire[\'reasoning_content\'])} present, but should be absent "'
     assert guard in text, "the guarding assertion moved; update this test"
     contract.write_text(text.replace(guard, '    (\n        f"reasoning_content present, but should be absent "'))
     (mutant,) = load_catalogue(BUNDLED_CATALOGUE).select(["reasoning-emitted-when-empty"])

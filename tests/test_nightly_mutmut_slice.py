@@ -98,3 +98,16 @@ def test_two_real_shards_merge_into_every_mutant_of_the_slice() -> None:
     killed = [m for _, m in merged if m["status"] == "Killed"]
     assert killed and all(m["killedBy"] and set(m["killedBy"]) <= set(m["coveredBy"]) for m in killed)
     assert all("the gate's 50 examples" in m["statusReason"] for _, m in merged), "each says how it was reached"
+
+
+def test_the_exploration_runs_only_the_properties_of_its_contracts() -> None:
+    from harness.config.hypothesis_profiles import registered_name
+
+    with Children() as children:
+        with KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=1, baseline_contracts=CONTRACTS) as run:
+            explored = run.explore(registered_name("nightly"), 7)
+            properties = [t for t in run.executor.properties() if t.split("::")[0] in CONTRACTS]
+            collected = run.executor.collected()
+    assert properties and len(properties) < len(collected), "the slice holds properties and other contracts"
+    assert sorted(explored.tests) == sorted(properties)
+    assert all(e["outcome"] == "passed" for e in explored.tests.values()), explored.tests

@@ -48,10 +48,10 @@ PYPROJECT = Path("pyproject.toml")  # thresholds come from the directory the com
 
 
 def _explore(run: KnownBugRun, seed: int) -> tuple[bool, str]:
-    """Every contract with its properties under the nightly profile and ``seed``, over every job: (green, tally)."""
+    """Every property contract under the nightly profile and ``seed``, over every job: (green, tally)."""
     outcome = run.explore(registered_name("nightly"), seed)
     red = {t: e for t, e in outcome.tests.items() if e["outcome"] in RED}
-    tally = f"{len(outcome.tests)} run, {len(red)} red" + (", timed out" if outcome.timed_out else "")
+    tally = f"{len(outcome.tests)} properties run, {len(red)} red" + (", timed out" if outcome.timed_out else "")
     for test, entry in sorted(red.items()):
         print(f"  {entry['outcome'].upper()} {test}: {clip(entry['message'], 2000)}")
     for error in outcome.collection_errors:
@@ -105,7 +105,7 @@ def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, 
             with KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=jobs) as run:
                 phase = time.perf_counter()
                 green, tally = _explore(run, seed)
-                print(f"contracts (nightly profile, seed {seed}): {tally} in {time.perf_counter() - phase:.0f}s "
+                print(f"exploration (nightly profile, seed {seed}): {tally} in {time.perf_counter() - phase:.0f}s "
                       "(workers started)")
                 if not green:
                     codes.append(exit_codes.BASELINE)

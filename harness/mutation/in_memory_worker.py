@@ -110,12 +110,14 @@ class InMemoryWorker(OutcomeRecorder):
             return {"fallback": str(exc)}
 
     def _baseline(self, request: dict) -> dict:
-        """The chosen contracts as they are; ``explore`` runs the properties under another profile and seed,
+        """The chosen contracts as they are; ``explore`` runs only their properties, under another profile and seed,
         ``reach`` measures the lines each contract ran (:mod:`line_reach`)."""
         chosen = set(request["items"]) if request.get("items") is not None else None
         items = [i for i in self.session.items if chosen is None or i.nodeid in chosen]
         explore = request.get("explore")
         if explore:
+            # The other contracts run alike under every profile: the baseline runs them.
+            items = fork_settings.property_items(items)
             fork_settings.explore(items, explore["profile"], explore["seed"])
         result = {"tests": self.tests, "errors": [], "engine": "", "engine_note": ""}
         plan = contract_loop.plan(items, None)

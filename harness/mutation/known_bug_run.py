@@ -127,8 +127,8 @@ class KnownBugRun:
         return Baseline(outcome)
 
     def explore(self, profile: str, seed: int) -> RunOutcome:
-        """The baseline's contracts, their properties under ``profile`` with ``seed``, over every job; red is the
-        caller's to judge."""
+        """The properties among the baseline's contracts under ``profile`` with ``seed``, over every job; red is
+        the caller's to judge."""
         self.prepare()
         return self.executor.baseline(self.baseline_contracts, None, explore={"profile": profile, "seed": seed})
 

@@ -220,15 +220,15 @@ class ContractsExecutor:
                 raise
             threads.shutdown()
         outcome = RunOutcome(wall=time.perf_counter() - started, reach_measured=True)
-        self._durations = {}
         for part in parts:
             outcome.tests.update(part.tests)
-            self._durations.update({t: e.get("duration", 0.0) for t, e in part.tests.items()})
             outcome.collection_errors += part.collection_errors
             outcome.timed_out = outcome.timed_out or part.timed_out
             outcome.output_tail = outcome.output_tail or part.output_tail
             for file, measured in part.lines.items():
                 _merge_lines(outcome.lines.setdefault(file, {"statements": [], "executed": {}}), measured)
+        if explore is None:  # an exploration's times are its profile's, not what a mutant run costs
+            self._durations = {t: e.get("duration", 0.0) for t, e in outcome.tests.items()}
         return outcome
 
     def _try(self, request: dict, budget: float | None):

@@ -41,3 +41,21 @@ def test_skip_shrinking_keeps_the_search_and_drops_only_shrink_and_explain() -> 
     after = prop.obj._hypothesis_internal_use_settings
     assert after.max_examples == before.max_examples and after.derandomize == before.derandomize
     assert set(after.phases) == set(before.phases) - {Phase.shrink, Phase.explain}
+
+
+def test_each_profile_keeps_its_own_randomness_whatever_profile_was_loaded_before() -> None:
+    # Hypothesis loads a derandomized profile of its own on a CI machine; ours must not inherit it.
+    from hypothesis import settings
+
+    previous = settings.default
+    settings.register_profile("test-derandomized-parent", derandomize=True)
+    settings.load_profile("test-derandomized-parent")
+    try:
+        register()
+        for name, values in PROFILES.items():
+            got = settings.get_profile(registered_name(name)).derandomize
+            assert got == values["derandomize"], f"profile {name}: derandomize {got}, expected {values['derandomize']}"
+    finally:
+        settings.register_profile("test-restore", previous)
+        settings.load_profile("test-restore")
+        register()

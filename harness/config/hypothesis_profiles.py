@@ -16,7 +16,9 @@ from __future__ import annotations
 CI_EXAMPLES = 50
 
 # Health checks and phases by name, so the profiles can be listed (the plugin's option choices)
-# without importing Hypothesis; register() turns them into Hypothesis's own members.
+# without importing Hypothesis; register() turns them into Hypothesis's own members. Each profile
+# states ``derandomize``: Hypothesis loads its own derandomized profile when it sees a CI machine,
+# and a profile that left it out would inherit that (a nightly in a team's CI would not explore).
 PROFILES: dict[str, dict] = {
     "ci": {
         "derandomize": True,
@@ -31,6 +33,7 @@ PROFILES: dict[str, dict] = {
         "phases": ["explicit", "reuse", "generate", "target", "shrink"],
     },
     "nightly": {
+        "derandomize": False,
         "report_multiple_bugs": True,
         "max_examples": CI_EXAMPLES * 20,
         "database": None,
@@ -38,7 +41,7 @@ PROFILES: dict[str, dict] = {
         "print_blob": True,
         "suppress_health_check": ["too_slow"],
     },
-    "dev": {"report_multiple_bugs": True, "max_examples": 100, "deadline": None, "database": None},
+    "dev": {"derandomize": False, "report_multiple_bugs": True, "max_examples": 100, "deadline": None, "database": None},
 }
 
 DEFAULT_PROFILE = "dev"

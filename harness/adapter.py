@@ -1,8 +1,21 @@
 """What an adapter under test is, and how the harness finds one.
 
-An adapter is any object. It offers one or more *capabilities*, each a small
-set of methods over plain-JSON neutral shapes, so the same contract can talk to
-a Python object or to a bridge process:
+An adapter is any object. It speaks one wire *format* and offers one or more
+*capabilities*, each a small set of methods over plain-JSON neutral shapes, so
+the same contract can talk to a Python object or to a bridge process.
+
+Formats
+-------
+An adapter names the format it speaks in a ``format`` attribute, one of
+:data:`FORMATS`; without one it speaks ``"chat"``. The capability methods keep
+their names in every format; what their shapes are depends on the format
+(below: ``chat`` first, then ``anthropic``). A contract states the formats it
+holds for; against an adapter of another format it is not applicable. A team
+whose code speaks two formats hands the harness two adapter objects, one per
+run (``--adapter pkg.mod:chat_adapter``, ``--adapter pkg.mod:anthropic_adapter``).
+
+``chat``: OpenAI chat completions (``POST {base_url}/chat/completions``)
+-------------------------------------------------------------------------
 
 ``stream``
     ``parse_stream(body: bytes) -> dict``: a raw SSE response body to a neutral
@@ -80,6 +93,66 @@ A persisted event is ``{"input", "response", "reasoning", "tool_calls",
 "tool_results", "tools_used", "timestamp"}`` with ``tool_results`` a list of
 ``{"tool_call_id", "content"}``.
 
+``anthropic``: Anthropic Messages (``POST {base_url}/v1/messages``)
+-------------------------------------------------------------------
+Shapes are built from a neutral *turn*: ``{"blocks": [block, ...],
+"stop_reason": str | None, "usage": dict | None}``, its blocks in the order of
+their identity on the wire (the stream's ``index``). A block is one of::
+
+    {"type": "text", "text": str}
+    {"type": "reasoning", "text": str, "signature": str}   # thinking; "" when no signature came
+    {"type": "redacted_reasoning", "data": str}            # redacted_thinking, opaque
+    {"type": "tool_call", "id": str, "name": str, "arguments": str}
+
+``arguments`` is the raw text the provider streamed, joined in arrival order
+(``""`` when only empty pieces came: a call with no arguments, which means
+``{}``). Opaque values (``signature``, ``data``) are byte-identical to what was
+streamed, pieces joined in arrival order.
+
+``stream``
+    ``parse_stream(body: bytes) -> turn``: a raw Messages SSE body to the turn
+    it streamed. ``stop_reason`` is ``message_delta``'s; ``usage`` is
+    ``message_start``'s usage updated key by key with each ``message_delta``'s
+    (``None`` without any). ``ping`` events and unknown events are skipped. A
+    body with an ``error`` event, or one that ends before ``message_stop``,
+    raises: an incomplete turn is never returned as complete.
+
+``messages``
+    ``serialize_message(message) -> dict``: one neutral message to one wire
+    message. A neutral message is ``{"role": "assistant", "blocks": [...]}``
+    (wire ``content`` blocks in the same order: ``thinking`` with its
+    ``signature``, ``redacted_thinking`` with its ``data``, ``text``, and
+    ``tool_use`` with ``input`` the parsed arguments, ``{}`` for ``""``; a text
+    block with no text is left out, Anthropic refuses empty text) or
+    ``{"role": "user", "content": str, "tool_results": [{"tool_call_id",
+    "content"}]}`` (``tool_result`` blocks first, in order, then the text, if
+    any).
+
+``request``
+    ``transform_request(body: dict, options: dict) -> dict``: a Messages
+    request body (``model``, ``max_tokens``, ``messages``, optional ``system``,
+    ``tools``, ``stream``) to the body to send; ``options`` as for ``chat``
+    (``effort`` picks extended thinking: ``"off"`` sends none, any other level
+    enables it). A new dict; the input is left unchanged.
+
+``kernel``
+    ``run_turn(user_input, model, tools) -> dict`` as for ``chat``, but the
+    scripted model takes a Messages request body and answers with a turn; each
+    round is persisted as ``{"input": str | None, "blocks": [...],
+    "tool_results": [{"tool_call_id", "content"}], "timestamp": float}``
+    (``input`` on the turn's first round). ``render_history(events,
+    base_url=None) -> list[dict]``: persisted events back to the Messages
+    ``messages`` of the next request.
+
+``memory``
+    ``trim_history(messages, budget) -> list[dict]`` over Messages wire
+    messages, and ``store_blocks`` / ``load_blocks`` / ``distill`` /
+    ``vector_text`` over the persisted events above, as for ``chat``.
+
+``transport``
+    ``run_http_turn(base_url, user_input, tools, options) -> dict`` as for
+    ``chat``, its rounds streamed ``POST {base_url}/v1/messages`` requests.
+
 An adapter may have a ``close()`` method (the reference's closes its HTTP
 client): the harness calls it when it is done with the adapter, at the end of
 a pytest session or before loading it again. An adapter called after
@@ -100,6 +173,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 ENV_VAR = "HARNESS_ADAPTER"
+# The wire formats an adapter may speak (its ``format`` attribute); the first is the default.
+FORMATS: dict[str, str] = {
+    "chat": "OpenAI chat completions",
+    "anthropic": "Anthropic Messages",
+}
+DEFAULT_FORMAT = "chat"
 DEFAULT_SPEC = "harness.reference:adapter"
 
 
@@ -178,6 +257,7 @@ class LoadedAdapter:
     spec: str
     obj: Any
     capabilities: frozenset[str]
+    format: str = DEFAULT_FORMAT
 
     @property
     def name(self) -> str:
@@ -185,7 +265,7 @@ class LoadedAdapter:
 
     def describe(self) -> str:
         caps = ", ".join(sorted(self.capabilities)) or "none"
-        return f"{self.name} ({self.spec}) capabilities: {caps}"
+        return f"{self.name} ({self.spec}) format: {self.format}; capabilities: {caps}"
 
     def close(self) -> None:
         """Close the adapter if it has a ``close()`` method (a bridge process, an HTTP client)."""
@@ -214,6 +294,16 @@ def capabilities_of(obj: Any) -> frozenset[str]:
         if missing:
             raise AdapterError(f"adapter declares capability {cap!r} but lacks {', '.join(missing)}")
     return frozenset(expanded)
+
+
+def format_of(obj: Any) -> str:
+    """The format ``obj`` speaks: its ``format`` attribute, else the default; an unknown name is an AdapterError."""
+    declared = getattr(obj, "format", None)
+    if declared is None:
+        return DEFAULT_FORMAT
+    if declared not in FORMATS:
+        raise AdapterError(f"adapter format is {declared!r}; known formats: {', '.join(FORMATS)}")
+    return declared
 
 
 def missing_methods(obj: Any, capability: str) -> list[str]:
@@ -257,4 +347,4 @@ def load_adapter(spec: str) -> LoadedAdapter:
             obj = getattr(obj, part)
         except AttributeError:
             raise AdapterError(f"adapter spec {spec!r}: {module_name!r} has no attribute {attr!r}") from None
-    return LoadedAdapter(spec=spec, obj=obj, capabilities=capabilities_of(obj))
+    return LoadedAdapter(spec=spec, obj=obj, capabilities=capabilities_of(obj), format=format_of(obj))

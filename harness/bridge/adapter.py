@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from harness.adapter import CAPABILITIES, AdapterError, LoadedAdapter, protocol_methods, capabilities_of
+from harness.adapter import CAPABILITIES, AdapterError, LoadedAdapter, capabilities_of, format_of, protocol_methods
 from harness.bridge import arguments
 from harness.bridge.channel import DEFAULT_TIMEOUT, Channel
 from harness.bridge.errors import BridgeError
@@ -24,6 +24,7 @@ class BridgeAdapter:
         self._channel = channel
         self.name = hello.name
         self.capabilities = frozenset(hello.capabilities)
+        self.format = hello.format
 
     def take_stderr(self) -> str:
         """What the adapter wrote to stderr since the last take."""
@@ -58,8 +59,8 @@ def load_bridge(command: str, timeout: float = DEFAULT_TIMEOUT) -> LoadedAdapter
     except BridgeError as exc:
         raise AdapterError(f"--adapter-cmd {command!r}: {exc}") from None
     try:
-        capabilities = capabilities_of(bridge)
+        capabilities, wire_format = capabilities_of(bridge), format_of(bridge)
     except AdapterError:
         bridge.close()
         raise
-    return LoadedAdapter(spec=f"--adapter-cmd {command!r}", obj=bridge, capabilities=capabilities)
+    return LoadedAdapter(spec=f"--adapter-cmd {command!r}", obj=bridge, capabilities=capabilities, format=wire_format)

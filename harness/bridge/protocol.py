@@ -60,6 +60,7 @@ class Hello:
     protocol: int
     name: str
     capabilities: tuple[str, ...]
+    format: str | None = None  # the wire format it speaks; None: the default (harness.adapter.FORMATS)
 
 
 def request_line(id: Id, method: str, params: dict[str, Any]) -> bytes:
@@ -142,4 +143,7 @@ def hello(result: Any) -> Hello:
         raise MalformedLine(f"handshake 'name' is {name!r}; expected a non-empty string")
     if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
         raise MalformedLine(f"handshake 'capabilities' is {capabilities!r}; expected a list of strings")
-    return Hello(protocol, name, tuple(capabilities))
+    wire_format = result.get("format")
+    if wire_format is not None and not isinstance(wire_format, str):
+        raise MalformedLine(f"handshake 'format' is {wire_format!r}; expected a string naming a format")
+    return Hello(protocol, name, tuple(capabilities), wire_format)

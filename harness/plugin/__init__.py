@@ -107,6 +107,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     for level, meaning in levels.LEVELS.items():
         config.addinivalue_line("markers", f"{level}: harness rule level: {meaning}")
+    config.addinivalue_line("markers", "formats(*names): the wire formats a contract holds for (default: chat)")
     if any(config.getoption(o["dest"]) != o["default"] for o in _OPTIONS.values()):
         _machinery(config)
 

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from harness import CONTRACTS_DIR
-from harness.adapter import CAPABILITIES, FIXTURE_NAMES
+from harness.adapter import CAPABILITIES, DEFAULT_FORMAT, FIXTURE_NAMES, FORMATS
 
 ADAPTER_ERROR = "error"  # the contract could not run: the adapter faulted, or its process crashed or broke the protocol
 
 level_key = pytest.StashKey[str]()  # a contract item's rule level (harness.rules.levels)
 capability_key = pytest.StashKey[str]()  # the capabilities it calls, "+"-joined (capability_of)
+formats_key = pytest.StashKey[tuple]()  # the wire formats it holds for (formats_of)
 
 
 def is_contract(node: pytest.Item | pytest.Collector) -> bool:
@@ -30,6 +31,19 @@ def is_contract(node: pytest.Item | pytest.Collector) -> bool:
 def owner(node: pytest.Item | pytest.Collector | pytest.FixtureRequest) -> type | None:
     """The :class:`harness.testing.AdapterContracts` subclass a contract class, item or fixture request runs under."""
     return getattr(getattr(node, "cls", None), "harness_owner", None)
+
+
+def formats_of(item: pytest.Item) -> tuple[str, ...]:
+    """The wire formats a contract holds for: its ``formats`` marker's names, else the default format alone."""
+    marker = item.get_closest_marker("formats")
+    if marker is None:
+        return (DEFAULT_FORMAT,)
+    unknown = [name for name in marker.args if name not in FORMATS]
+    if unknown or not marker.args:
+        raise pytest.UsageError(
+            f"contract {item.nodeid} has formats marker {list(marker.args)}; formats are {', '.join(FORMATS)}"
+        )
+    return tuple(marker.args)
 
 
 def capability_of(item: pytest.Item) -> str:

@@ -34,7 +34,8 @@ import pytest
 from harness.adapter import CAPABILITIES, FIXTURE_NAMES, AdapterError, LoadedAdapter, load_adapter, resolve_spec
 from harness.bridge import BridgeAdapter, BridgeError, load_bridge
 from harness.config import hypothesis_profiles as profiles
-from harness.plugin.contract_items import ADAPTER_ERROR, capability_key, capability_of, is_contract, level_key, owner
+from harness.plugin.contract_items import (ADAPTER_ERROR, capability_key, capability_of, formats_key, formats_of,
+                                           is_contract, level_key, owner)
 from harness.rules import levels
 from harness.rules.policy import Policies, PolicyError, load_policies
 from harness.under_test import failures
@@ -188,9 +189,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     seed = state(config).pick_seed()
     for item in contracts:
-        level, capability = _level(item), capability_of(item)
+        level, capability, formats = _level(item), capability_of(item), formats_of(item)
         item.stash[level_key] = level
         item.stash[capability_key] = capability
+        item.stash[formats_key] = formats
         item.user_properties += [("level", level), ("capability", capability)]
         if seed is not None and getattr(item.obj, "is_hypothesis_test", False):
             from hypothesis import seed as seed_decorator
@@ -240,9 +242,19 @@ def _require(request: pytest.FixtureRequest, capability: str) -> GuardedAdapter:
     return run.guarded(loaded, capability)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for guard in state(item.config).guards.values():
         guard.new_contract()
+    formats = item.stash.get(formats_key, None)
+    if formats is not None:
+        found = owner(item)
+        loaded = found.harness_loaded(item.config) if found is not None else state(item.config).adapter()
+        if loaded.format not in formats:
+            raise NotApplicable(
+                f"{NOT_APPLICABLE}: adapter {loaded.name} speaks {loaded.format!r}; this contract holds for "
+                f"{', '.join(repr(f) for f in formats)}"
+            )
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""Rule levels: how far beyond the OpenAI-compatible format a contract's rule reaches.
+"""Rule levels: how far beyond the wire format the adapter speaks a contract's rule reaches.
 
 Every contract carries exactly one level as a pytest marker (``@pytest.mark.wire``
 and so on), so ``-m wire`` selects in plain pytest and ``harness check --levels``
@@ -8,8 +8,8 @@ selects by name. Reports group results by level.
 from __future__ import annotations
 
 LEVELS: dict[str, str] = {
-    "wire": "what the OpenAI-compatible chat-completions format and the SSE rules require, "
-    "and what every provider rejects; a correct client library passes every one",
+    "wire": "what the adapter's wire format (chat completions, Anthropic Messages) and the SSE rules require, "
+    "and what the format's provider rejects; a correct client library passes every one",
     "robust": "tolerance of shapes real gateways send outside the format; each names the endpoints that send it",
     "provider": "a provider's own documented rule, by provider profile and era",
     "policy": "a product decision an adapter may take differently; a parameter with a documented default "

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 import pytest
 
 from harness import CONTRACTS_DIR
-from harness.adapter import CAPABILITIES, LoadedAdapter, capabilities_of
+from harness.adapter import CAPABILITIES, LoadedAdapter, capabilities_of, format_of
 from harness.bridge import DEFAULT_TIMEOUT, load_bridge
 from harness.plugin.session import capability_fixture
 
@@ -71,7 +71,8 @@ class AdapterContracts:
                 cls._loaded = load_bridge(cls.adapter_cmd, cls.adapter_timeout)
                 config.add_cleanup(cls._forget)
             else:
-                cls._loaded = LoadedAdapter(spec=spec, obj=cls.adapter, capabilities=capabilities_of(cls.adapter))
+                cls._loaded = LoadedAdapter(spec=spec, obj=cls.adapter, capabilities=capabilities_of(cls.adapter),
+                                            format=format_of(cls.adapter))
             config.add_cleanup(cls._loaded.close)
         return cls._loaded
 

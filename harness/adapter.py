@@ -149,9 +149,8 @@ streamed, pieces joined in arrival order.
     messages, and ``store_blocks`` / ``load_blocks`` / ``distill`` /
     ``vector_text`` over the persisted events above, as for ``chat``.
 
-``transport``
-    ``run_http_turn(base_url, user_input, tools, options) -> dict`` as for
-    ``chat``, its rounds streamed ``POST {base_url}/v1/messages`` requests.
+``transport`` has no ``anthropic`` contracts yet: an unmodified agent of this
+format is judged black-box by ``harness probe --format anthropic`` instead.
 
 An adapter may have a ``close()`` method (the reference's closes its HTTP
 client): the harness calls it when it is done with the adapter, at the end of

@@ -9,6 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from harness.reference import coldstore
+from harness.reference.anthropic import coldstore as anthropic_coldstore
+from harness.reference.anthropic import frame as anthropic_frame
+from harness.reference.anthropic import messages as anthropic_messages
+from harness.reference.anthropic import request as anthropic_request
+from harness.reference.anthropic import rounds as anthropic_rounds
+from harness.reference.anthropic import stream as anthropic_stream
+from harness.reference.anthropic import trimming as anthropic_trimming
 from harness.reference.context import ContextEvent, render_messages
 from harness.reference.distill import distill, vector_text
 from harness.reference.frame import Frame
@@ -59,3 +66,44 @@ class ReferenceAdapter(HttpTransport):
 
 
 adapter = ReferenceAdapter()
+
+
+class AnthropicReferenceAdapter:
+    """The reference for Anthropic Messages: codec, kernel and memory (``harness.reference.anthropic``)."""
+
+    name = "reference-anthropic"
+    format = "anthropic"
+    capabilities = frozenset({"codec", "kernel", "memory"})
+
+    def parse_stream(self, body: bytes) -> dict:
+        return anthropic_stream.parse_stream(body)
+
+    def serialize_message(self, message: dict) -> dict:
+        return anthropic_messages.serialize_message(message)
+
+    def transform_request(self, body: dict, options: dict) -> dict:
+        return anthropic_request.transform_request(body, options)
+
+    def run_turn(self, user_input: str, model: Any, tools: list[Any]) -> dict:
+        return {"events": anthropic_frame.Frame(model, tools).run_turn(user_input)}
+
+    def render_history(self, events: list[dict], base_url: str | None = None) -> list[dict]:
+        return anthropic_rounds.render_history(events)
+
+    def store_blocks(self, events: list[dict]) -> dict:
+        return anthropic_coldstore.store(events)
+
+    def load_blocks(self, store: dict) -> list[dict]:
+        return anthropic_coldstore.load(store)
+
+    def distill(self, event: dict) -> str:
+        return anthropic_coldstore.distill(event)
+
+    def vector_text(self, event: dict) -> str:
+        return anthropic_coldstore.vector_text(event)
+
+    def trim_history(self, messages: list[dict], budget: int) -> list[dict]:
+        return anthropic_trimming.trim_history(messages, budget)
+
+
+anthropic_adapter = AnthropicReferenceAdapter()

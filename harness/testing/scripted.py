@@ -29,6 +29,13 @@ HANG_GUARD_SECONDS = 4.0
 _POOL_WORKER = "concurrent/futures/thread.py"
 
 
+# What a round leaves out, per format: a chat response, or an anthropic turn.
+_BLANK = {
+    "chat": {"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"},
+    "anthropic": {"blocks": [], "stop_reason": "end_turn", "usage": None},
+}
+
+
 class ScriptExhausted(AssertionError):
     """The kernel asked the model for more rounds than the script has."""
 
@@ -46,6 +53,7 @@ class ScriptedModel:
     rounds: list[dict]
     requests: list[dict] = field(default_factory=list)
     sent: list[dict] = field(default_factory=list)
+    format: str = "chat"  # the wire format of the rounds: chat responses, or anthropic turns (harness.adapter)
 
     def __call__(self, request: dict) -> dict:
         self.sent.append(request)
@@ -56,7 +64,7 @@ class ScriptedModel:
                 f"kernel sent request #{n} but the script has {len(self.rounds)} rounds; "
                 f"last request messages: {clip_json(request.get('messages'), 500)}"
             )
-        response = {"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"}
+        response = copy.deepcopy(_BLANK[self.format])
         response.update(copy.deepcopy(self.rounds[n - 1]))
         return response
 

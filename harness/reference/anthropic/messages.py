@@ -1,0 +1,55 @@
+"""Neutral messages to Messages wire messages: blocks in their order, opaque values untouched.
+
+An assistant message's blocks go out in the order the provider sent them; a
+thinking block keeps its signature and a redacted block its data byte for byte
+(Anthropic checks both against what it sent). A user message puts its tool
+results first, then its text: a result after the text is not "immediately
+after" the tool use it answers.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def _block(block: dict) -> dict | None:
+    kind = block.get("type")
+    if kind == "text":
+        return {"type": "text", "text": block["text"]} if block.get("text") else None  # Anthropic refuses empty text
+    if kind == "reasoning":
+        return {"type": "thinking", "thinking": block["text"], "signature": block.get("signature") or ""}
+    if kind == "redacted_reasoning":
+        return {"type": "redacted_thinking", "data": block["data"]}
+    if kind == "tool_call":
+        return {"type": "tool_use", "id": block["id"], "name": block["name"], "input": tool_input(block)}
+    raise ValueError(f"block of unknown type {kind!r}")
+
+
+def tool_input(call: dict) -> dict:
+    """A call's arguments as the ``input`` object: ``""`` (no arguments streamed) is ``{}``."""
+    text = call.get("arguments") or ""
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"tool call {call.get('id')!r}: arguments are not JSON ({exc.msg}): {text[:200]!r}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"tool call {call.get('id')!r}: arguments are {type(value).__name__}, not an object")
+    return value
+
+
+def serialize_message(message: dict) -> dict:
+    role = message.get("role")
+    if role == "assistant":
+        content = [wire for wire in map(_block, message.get("blocks") or ()) if wire is not None]
+        return {"role": "assistant", "content": content}
+    if role == "user":
+        content = [
+            {"type": "tool_result", "tool_use_id": result["tool_call_id"], "content": result.get("content") or ""}
+            for result in message.get("tool_results") or ()
+        ]
+        if message.get("content"):
+            content.append({"type": "text", "text": message["content"]})
+        return {"role": "user", "content": content}
+    raise ValueError(f"message role {role!r}: a Messages history holds only user and assistant messages")

@@ -1,0 +1,89 @@
+"""The reference Messages stream decoder: an SSE body to the neutral turn it streamed.
+
+Events are read by their type (the ``event:`` line, or the data's own
+``type`` when a gateway sends data-only events). A delta goes to the block its
+``index`` names, never to the block opened last. ``ping`` and unknown events
+are skipped; an ``error`` event, a body that ends before ``message_stop`` and
+any event it cannot read fully raise :class:`StreamError` naming the event, so
+an incomplete turn is never returned as if it were complete.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from harness.reference.anthropic.blocks import BlockError, OpenBlock
+from harness.reference.sse import StreamError, iter_events
+
+__all__ = ["StreamError", "parse_stream"]
+
+
+class _Turn:
+    def __init__(self) -> None:
+        self.blocks: dict[int, OpenBlock] = {}
+        self.stop_reason: str | None = None
+        self.usage: dict[str, Any] | None = None
+        self.stopped = False
+
+    def merge_usage(self, usage: Any) -> None:
+        if isinstance(usage, dict):
+            self.usage = {**(self.usage or {}), **usage}
+
+    def block(self, event: dict) -> OpenBlock:
+        index = event.get("index")
+        if not isinstance(index, int) or isinstance(index, bool) or index not in self.blocks:
+            raise BlockError(f"a delta for block index {index!r}, which was never started")
+        return self.blocks[index]
+
+    def neutral(self) -> dict:
+        return {
+            "blocks": [self.blocks[index].neutral() for index in sorted(self.blocks)],
+            "stop_reason": self.stop_reason,
+            "usage": self.usage,
+        }
+
+
+def _apply(turn: _Turn, event: dict) -> None:
+    kind = event.get("type")
+    if kind == "message_start":
+        turn.merge_usage((event.get("message") or {}).get("usage"))
+    elif kind == "content_block_start":
+        index = event.get("index")
+        if not isinstance(index, int) or isinstance(index, bool) or index in turn.blocks:
+            raise BlockError(f"content_block_start with index {index!r} (missing, or started twice)")
+        turn.blocks[index] = OpenBlock.start(event.get("content_block") or {})
+    elif kind == "content_block_delta":
+        turn.block(event).add(event.get("delta") or {})
+    elif kind == "content_block_stop":
+        turn.block(event).closed = True
+    elif kind == "message_delta":
+        turn.stop_reason = (event.get("delta") or {}).get("stop_reason") or turn.stop_reason
+        turn.merge_usage(event.get("usage"))
+    elif kind == "message_stop":
+        unclosed = [index for index, block in turn.blocks.items() if not block.closed]
+        if unclosed:
+            raise BlockError(f"message_stop with block(s) {unclosed} never stopped: they may be incomplete")
+        turn.stopped = True
+    elif kind == "error":
+        error = event.get("error") or {}
+        raise BlockError(f"the provider sent an error mid-stream: {error.get('type')}: {error.get('message')}")
+
+
+def parse_stream(body: bytes) -> dict:
+    turn = _Turn()
+    number, data = 0, ""
+    for number, data in iter_events(body):
+        try:
+            event = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise StreamError(number, data, f"not JSON ({exc.msg})") from None
+        if not isinstance(event, dict):
+            raise StreamError(number, data, "not a JSON object")
+        try:
+            _apply(turn, event)
+        except BlockError as exc:
+            raise StreamError(number, data, str(exc)) from None
+        if turn.stopped:
+            return turn.neutral()
+    raise StreamError(number, data, "the stream ended before message_stop: the turn is incomplete")

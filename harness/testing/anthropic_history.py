@@ -19,7 +19,9 @@ import json
 
 from hypothesis import strategies as st
 
+from harness.clip import shown
 from harness.rules.anthropic_history import wire_block
+from harness.rules.pairing import same_arguments
 
 TOOL_NAMES = ("read_file", "get_weather", "list_dir")
 
@@ -61,14 +63,16 @@ def turns(draw, thinking: bool = True, min_calls: int = 0, max_calls: int = 4, f
     """One assistant turn with ``min_calls``..``max_calls`` tool calls, numbered ``toolu_<first_id>`` on.
 
     With ``thinking`` the turn opens with a thinking or redacted block, as a
-    model with thinking enabled always answers; other blocks of every kind
-    come in any order after it. A turn always says something (an answer with
-    no block at all would be an empty message, which the wire refuses).
+    model with thinking enabled always answers, and blocks of every kind come
+    in any order after it; without, it holds text and calls only. A turn
+    always says something (an answer with no block at all would be an empty
+    message, which the wire refuses).
     """
     n = draw(st.integers(min_calls, max_calls))
     calls = [{"type": "tool_call", "id": f"toolu_{first_id + k:02d}", "name": draw(st.sampled_from(TOOL_NAMES)),
               "arguments": draw(arguments())} for k in range(n)]
-    others = draw(st.lists(st.one_of(text_blocks(), reasoning_blocks(), redacted_blocks()), max_size=4))
+    kinds = st.one_of(text_blocks(), reasoning_blocks(), redacted_blocks()) if thinking else text_blocks()
+    others = draw(st.lists(kinds, max_size=4))
     blocks = [draw(st.one_of(reasoning_blocks(), redacted_blocks()))] if thinking else []
     blocks += draw(st.permutations(calls + others))
     if not any(expected_block(b) for b in blocks):
@@ -87,8 +91,8 @@ def tool_loops(draw, thinking: bool = True, max_rounds: int = 3, first_id: int =
 
 
 @st.composite
-def persisted_rounds(draw, max_turns: int = 2) -> list[dict]:
-    """Persisted events of 1..``max_turns`` turns, one per round (:mod:`harness.adapter`); ids unique throughout.
+def persisted_rounds(draw, min_turns: int = 1, max_turns: int = 2) -> list[dict]:
+    """Persisted events of ``min_turns``..``max_turns`` turns, one per round (:mod:`harness.adapter`); ids unique throughout.
 
     Each round's results answer its calls in any order (a concurrent batch
     finishes in any order), any of them empty; timestamps repeat.
@@ -96,7 +100,7 @@ def persisted_rounds(draw, max_turns: int = 2) -> list[dict]:
     stamp = draw(st.floats(min_value=1.0, max_value=4e9, allow_nan=False))
     events: list[dict] = []
     first_id = 1
-    for _ in range(draw(st.integers(1, max_turns))):
+    for _ in range(draw(st.integers(min_turns, max_turns))):
         for k, turn in enumerate(draw(tool_loops(thinking=draw(st.booleans()), max_rounds=2, first_id=first_id))):
             calls = calls_of(turn)
             first_id += len(calls)
@@ -155,3 +159,69 @@ def wire_history(events: list[dict]) -> list[dict]:
     if pending:
         messages.append({"role": "user", "content": pending})
     return messages
+
+
+# The sub-rules block_changes reports on, each on its own so that one never hides another.
+BLOCK_RULES = ("order", "thinking", "redacted", "calls", "input", "text", "empty")
+
+
+def _of(blocks: list, kind: str, *keys: str) -> list:
+    return [tuple(b.get(k, "<absent>") for k in keys) for b in blocks if isinstance(b, dict) and b.get("type") == kind]
+
+
+def block_changes(got: object, want: list[dict]) -> dict[str, str]:
+    """How the wire blocks ``got`` differ from ``want``, by sub-rule (:data:`BLOCK_RULES`); absent: no change.
+
+    ``order``: the block types in order; ``thinking``: each thinking block's
+    text and signature, byte for byte, in order; ``redacted``: each data;
+    ``calls``: each tool_use's id and name; ``input``: each tool_use's input as
+    a JSON value (by id); ``text``: the non-empty texts in order; ``empty``: a
+    text block with no text.
+    """
+    got = got if isinstance(got, list) else []
+    changes = {}
+    pairs = {
+        "order": ([b.get("type") if isinstance(b, dict) else b for b in got], [b["type"] for b in want]),
+        "thinking": (_of(got, "thinking", "thinking", "signature"), _of(want, "thinking", "thinking", "signature")),
+        "redacted": (_of(got, "redacted_thinking", "data"), _of(want, "redacted_thinking", "data")),
+        "calls": (_of(got, "tool_use", "id", "name"), _of(want, "tool_use", "id", "name")),
+        "text": ([t for (t,) in _of(got, "text", "text") if t != ""], [t for (t,) in _of(want, "text", "text")]),
+    }
+    for rule, (g, w) in pairs.items():
+        if g != w:
+            changes[rule] = f"{shown(g)}, but should be {shown(w)}"
+    inputs = {i: v for i, v in _of(got, "tool_use", "id", "input")}
+    wrong = [f"{i}: {shown(inputs.get(i, '<absent>'))}, but should be {shown(v)}" for i, v in
+             _of(want, "tool_use", "id", "input") if i in inputs and not _same_input(inputs[i], v)]
+    if wrong:
+        changes["input"] = "; ".join(wrong)
+    if any(t == "" for (t,) in _of(got, "text", "text")):
+        changes["empty"] = f"an empty text block in {shown([b.get('type') for b in got if isinstance(b, dict)])}"
+    return changes
+
+
+def _same_input(got: object, want: dict) -> bool:
+    return isinstance(got, dict) and same_arguments(json.dumps(got), json.dumps(want))
+
+
+def _call(cid: str, name: str, arguments: str) -> dict:
+    return {"type": "tool_call", "id": cid, "name": name, "arguments": arguments}
+
+
+# The incidents' turn: interleaved thinking, text and three tool calls, signatures that streamed in several
+# pieces (joined here as the decoder joins them), a redacted block and a call with no arguments.
+INTERLEAVED_TURN = {"blocks": [
+    {"type": "reasoning", "text": "Weather for two cities, then the folder.",
+     "signature": "EqQBCkgIAxAB" + "GAIiQHb3Jz9+" + "kx0c/w=="},
+    {"type": "text", "text": "Let me check."},
+    _call("toolu_01", "get_weather", '{"city":"Paris"}'),
+    {"type": "redacted_reasoning", "data": "EmwKAhgBEgy3va3pzix/LafPsn4a" + "Dw=="},
+    _call("toolu_02", "get_weather", '{"city": "Z\u00fcrich", "units": null}'),
+    {"type": "reasoning", "text": "And the folder.", "signature": "Eo8B" + "CkYIAx" + "gCKkA="},
+    {"type": "text", "text": ""},
+    _call("toolu_03", "list_dir", ""),
+], "stop_reason": "tool_use", "usage": None}
+INTERLEAVED_ANSWER = {"blocks": [
+    {"type": "reasoning", "text": "All three are in.", "signature": "EpABCkYIAx" + "gCIkBd"},
+    {"type": "text", "text": "Paris 18\u00b0C, Z\u00fcrich 12\u00b0C; the folder holds 4 files."},
+], "stop_reason": "end_turn", "usage": None}

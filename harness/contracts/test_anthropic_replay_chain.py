@@ -1,4 +1,4 @@
-"""Contract: a live tool loop, stored, loaded, rendered and trimmed, replays every block in its order, opaque values byte for byte.
+"""Contract: a tool loop stored, loaded, rendered and trimmed replays every block in order, opaque values intact.
 
 Incident: each link of the history path lost a piece before: replay
 regrouped into all thinking, then text, then tools (incident `anthropic-replay-regrouped`);

@@ -6,8 +6,9 @@ provider can know: the turns it streamed, so it can tell whether the latest
 assistant message's thinking came back byte for byte, in the same order. It
 remembers every turn it sent in the conversation it serves (the probe starts
 one provider per scenario), oldest first, and pairs the request's assistant
-messages with them from the first. A request without ``x-api-key`` is
-answered 401, as Anthropic answers it.
+messages with them from the first. A request with no credential (neither
+``x-api-key`` nor a bearer ``Authorization``, which the SDK sends for a token)
+is answered 401, as Anthropic answers it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from harness.rules.anthropic_history import refusals
 from harness.rules.anthropic_history import RULES as HISTORY_RULES
 from harness.rules.registry import RULES
 
-AUTH_HEADER = "x-api-key"
+AUTH_HEADERS = ("x-api-key", "authorization")
 
 
 class AnthropicProfile:
@@ -43,7 +44,7 @@ class AnthropicProfile:
             return list(self._sent)
 
     def authenticate(self, headers: dict[str, str]) -> Answer | None:
-        if any(k.lower() == AUTH_HEADER and v for k, v in headers.items()):
+        if any(k.lower() in AUTH_HEADERS and v for k, v in headers.items()):
             return None
         status, body = anthropic_answers.unauthenticated()
         return Answer(status, body)

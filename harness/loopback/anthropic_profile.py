@@ -63,7 +63,7 @@ class AnthropicProfile:
 
     def _violation(self, refusal, number: int) -> Violation:
         index = _message_index(refusal.path)
-        return Violation(refusal.rule, RULES[refusal.rule].level, number, index, f"{refusal.path}: {refusal.message}",
+        return Violation(refusal.rule, RULES[refusal.rule].level, number, index, refusal.message,
                          400, self.name, anthropic_answers.error_body(refusal.message))
 
     def describe(self) -> str:

@@ -35,7 +35,7 @@ class MessagesRoute:
     """A Messages scenario and the strict profile judging the requests of one conversation."""
 
     def __init__(self, scenario: str | MessagesScenario = DEFAULT_SCENARIO, profile: AnthropicProfile | None = None,
-                 allowed_tools: frozenset[str] | None = None) -> None:
+                 allowed_tools: frozenset[str] | None = None, prompts: tuple[str, ...] = ()) -> None:
         if isinstance(scenario, str):
             if scenario not in SCENARIOS:
                 raise ValueError(f"no Messages scenario {scenario!r}; scenarios: {', '.join(SCENARIOS)}")
@@ -43,6 +43,7 @@ class MessagesRoute:
         self.scenario = scenario
         self.profile = profile or AnthropicProfile()
         self.allowed = allowed_tools
+        self.prompts = tuple(prompts)  # the probe's user turns, which place a request in the scenario
 
     def reply(self, exchange: Exchange) -> MessagesReply:
         refused = self.profile.authenticate(exchange.headers)
@@ -53,7 +54,7 @@ class MessagesRoute:
         refused = self.profile.answer(exchange.violations)
         if refused is not None:
             return MessagesReply(refused.status, refused.body)
-        turn, error = turn_for(self.scenario, body, self.allowed)
+        turn, error = turn_for(self.scenario, body, self.allowed, self.prompts)
         exchange.source = f"{self.scenario.name} (Messages)"
         exchange.streamed = None
         if not error:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 from dataclasses import dataclass, replace
 
 from harness.loopback.schema_args import arguments_for
@@ -59,11 +60,20 @@ def _is_prompt(message: dict) -> bool:
     return any(not (isinstance(b, dict) and b.get("type") == "tool_result") for b in content)
 
 
-def position(messages: list[dict]) -> tuple[int, int]:
-    """(turn, round) of a Messages request: prompts before it, assistant messages since the last prompt."""
-    prompts = [i for i, m in enumerate(messages) if _is_prompt(m)]
-    start = prompts[-1] if prompts else 0
-    return max(len(prompts) - 1, 0), sum(1 for m in messages[start:] if m.get("role") == "assistant")
+def position(messages: list[dict], prompts: tuple[str, ...] = ()) -> tuple[int, int]:
+    """(turn, round) of a Messages request: prompts before it, assistant messages since the last prompt.
+
+    With ``prompts`` (the probe's, in order) the turn is the one whose prompt
+    the last prompt message holds, so an agent that dropped a failed turn
+    from its history is still placed right.
+    """
+    at = [i for i, m in enumerate(messages) if _is_prompt(m)]
+    start = at[-1] if at else 0
+    turn = max(len(at) - 1, 0)
+    if at:
+        text = json.dumps(messages[start].get("content"), ensure_ascii=False)
+        turn = next((t for t, p in enumerate(prompts) if p and p in text), turn)
+    return turn, sum(1 for m in messages[start:] if m.get("role") == "assistant")
 
 
 def declared_tools(body: dict) -> dict[str, dict]:
@@ -77,10 +87,11 @@ def _opaque(seed: str) -> str:
     return base64.b64encode(hashlib.sha256(seed.encode()).digest() * 3).decode()
 
 
-def turn_for(scenario: MessagesScenario, body: dict, allowed: frozenset[str] | None = None) -> tuple[dict, bool]:
+def turn_for(scenario: MessagesScenario, body: dict, allowed: frozenset[str] | None = None,
+             prompts: tuple[str, ...] = ()) -> tuple[dict, bool]:
     """The neutral turn answering ``body`` under ``scenario``, and whether the round fails with an error event."""
     messages = [m for m in body.get("messages") or () if isinstance(m, dict)]
-    turn, round_ = position(messages)
+    turn, round_ = position(messages, prompts)
     step = scenario.round(turn, round_)
     tools = {n: s for n, s in declared_tools(body).items() if allowed is None or n in allowed}
     names = sorted(tools)

@@ -27,7 +27,7 @@ def test_readme_adapter_passes_from_the_users_own_folder(tmp_path):
         cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.startswith("adapter under test: mypkg (mypkg.llm:adapter) capabilities: messages, stream")
+    assert run.stdout.startswith("adapter under test: mypkg (mypkg.llm:adapter) format: chat; capabilities: messages, stream")
     lines = [line for line in run.stdout.splitlines() if "::" in line and line.startswith(" ")]
     passed = [line for line in lines if line.split()[0] == "PASSED"]
     assert passed and all("test_reasoning" in line or "test_wire_fields" in line for line in passed), "\n".join(lines)

@@ -39,6 +39,9 @@ def add_subcommands(sub) -> None:
                        help="a tool the fake model may call (repeatable); no other tool is ever called")
     probe.add_argument("--scenario", action="append", default=[], metavar="NAME",
                        help="run only these scenarios (repeatable; default: the whole suite)")
+    probe.add_argument("--format", choices=("chat", "anthropic"), default="chat",
+                       help="the wire the agent talks: chat (OpenAI chat completions, {base_url} ends in /v1) or "
+                            "anthropic (Messages, {base_url} is the origin; judged by the strict anthropic profile)")
     _provider_arguments(probe)
     probe.add_argument("--levels", type=_levels, default=(), metavar="LEVEL[,LEVEL]",
                        help="only checks of these rule levels: wire, robust, provider, policy (default: all)")

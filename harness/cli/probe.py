@@ -29,7 +29,8 @@ SHOWN_LINES = 10  # of a failing check's findings and excerpts on the terminal; 
 
 def _header(args: argparse.Namespace, tools: frozenset[str]) -> list[str]:
     era = f" (era {args.deepseek_era})" if args.profile == "deepseek" else ""
-    return [f"agent command: {args.agent_cmd}", f"provider profile: {args.profile}{era}",
+    profile = "anthropic (Messages)" if args.format == "anthropic" else f"{args.profile}{era}"
+    return [f"agent command: {args.agent_cmd}", f"provider profile: {profile}",
             f"tools the fake model may call: {', '.join(sorted(tools)) or 'none (no tool call will be made)'}",
             f"levels: {', '.join(args.levels) or 'all'}"]
 
@@ -37,13 +38,19 @@ def _header(args: argparse.Namespace, tools: frozenset[str]) -> list[str]:
 def _run(cases: list[Case], args: argparse.Namespace, tools: frozenset[str],
          override: Delivery | None) -> list[CheckResult]:
     checks: list[CheckResult] = []
+    scenarios = _scenarios(args.format)
     with Children():  # SIGINT or SIGTERM stops the agent program's whole group too
         for case in cases:
             shown = (override or case.delivery).describe()
-            print(f"harness probe: scenario {case.scenario} ({SCENARIOS[case.scenario].title}; delivery {shown})",
+            print(f"harness probe: scenario {case.scenario} ({scenarios[case.scenario].title}; delivery {shown})",
                   flush=True)
-            found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
-                             override)
+            if args.format == "anthropic":
+                from harness.loopback import anthropic_probe
+
+                found = anthropic_probe.run_case(case, args.agent_cmd, tools, args.agent_timeout, override)
+            else:
+                found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
+                                 override)
             found = [r for r in found if not args.levels or r.level in args.levels]
             for check in found:
                 for line in result_lines(check.result(), args.verbose, SHOWN_LINES):
@@ -52,18 +59,36 @@ def _run(cases: list[Case], args: argparse.Namespace, tools: frozenset[str],
     return checks
 
 
+def _scenarios(fmt: str) -> dict:
+    if fmt == "anthropic":
+        from harness.loopback.anthropic_scenarios import SCENARIOS as MESSAGES_SCENARIOS
+
+        return MESSAGES_SCENARIOS
+    return SCENARIOS
+
+
+def _suite(fmt: str) -> tuple[Case, ...]:
+    if fmt == "anthropic":
+        from harness.loopback.anthropic_probe import SUITE as MESSAGES_SUITE
+
+        return MESSAGES_SUITE
+    return SUITE
+
+
 def run_probe(args: argparse.Namespace) -> int:
-    names = args.scenario or [case.scenario for case in SUITE]
-    unknown = [n for n in names if n not in SCENARIOS]
+    args.format = getattr(args, "format", "chat")
+    suite, scenarios = _suite(args.format), _scenarios(args.format)
+    names = args.scenario or [case.scenario for case in suite]
+    unknown = [n for n in names if n not in scenarios]
     if unknown:
-        print(f"harness probe: unknown scenario(s) {unknown}; scenarios: {', '.join(SCENARIOS)}", file=sys.stderr)
+        print(f"harness probe: unknown scenario(s) {unknown}; scenarios: {', '.join(scenarios)}", file=sys.stderr)
         return exit_codes.USAGE
     try:
         override = Delivery.parse(args.delivery, args.delay / 1000) if args.delivery != "whole" or args.delay else None
     except ValueError as exc:
         print(f"harness probe: {exc}", file=sys.stderr)
         return exit_codes.USAGE
-    by_name = {case.scenario: case for case in SUITE}
+    by_name = {case.scenario: case for case in suite}
     tools = frozenset(args.tool)
     header = _header(args, tools)
     for line in header:

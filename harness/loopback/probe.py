@@ -89,21 +89,28 @@ def run_case(case: Case, template: str, profile_name: str, era: str, tools: froz
     source = ScenarioSource(scenario, tools, MODEL, prompts)
     profile = make_profile(profile_name, era)
     session = f"probe-{scenario.name}-{uuid.uuid4().hex[:8]}"
-    runs: list[Run] = []
     with LoopbackProvider(source=source, profile=profile, delivery=delivery or case.delivery) as provider:
-        for turn, prompt in enumerate(prompts):
-            values = {"base_url": provider.base_url, "session": session, "prompt": prompt,
-                      "provider": profile_name, "model": MODEL}
-            argv = agent_argv(template, values)
-            first = len(provider.record) + 1
-            try:
-                done, out, err, timed_out = run_owned(
-                    argv, timeout, keep=KEPT_OUTPUT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                )
-                code = None if timed_out else done.returncode
-            except OSError as exc:
-                raise ProbeUsage(f"--agent-cmd: cannot run {argv[0]!r}: {exc}") from None
-            runs.append(Run(turn, prompt, argv, code, out.text(), err.text(), first, len(provider.record)))
+        runs = run_turns(provider, template, prompts, session, profile_name, timeout)
         exchanges = provider.record.exchanges
     return check_session(scenario, profile, exchanges, runs)
+
+
+def run_turns(provider, template: str, prompts: tuple[str, ...], session: str, provider_name: str,
+              timeout: float, base_url: str | None = None) -> list[Run]:
+    """The agent run once per prompt against ``provider`` (at ``base_url``, default its chat base URL)."""
+    runs: list[Run] = []
+    for turn, prompt in enumerate(prompts):
+        values = {"base_url": base_url or provider.base_url, "session": session, "prompt": prompt,
+                  "provider": provider_name, "model": MODEL}
+        argv = agent_argv(template, values)
+        first = len(provider.record) + 1
+        try:
+            done, out, err, timed_out = run_owned(
+                argv, timeout, keep=KEPT_OUTPUT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        except OSError as exc:
+            raise ProbeUsage(f"--agent-cmd: cannot run {argv[0]!r}: {exc}") from None
+        code = None if timed_out else done.returncode
+        runs.append(Run(turn, prompt, argv, code, out.text(), err.text(), first, len(provider.record)))
+    return runs

@@ -47,7 +47,8 @@ class Run:
     last_request: int
 
 
-def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange], runs: list[Run]) -> list[CheckResult]:
+def rule_checks(scenario, profile, exchanges: list[Exchange]) -> list[CheckResult]:
+    """One check per rule the profile judges: failed with each request that broke it, named after the rule."""
     checks: list[CheckResult] = []
     for rule in profile.judged:
         result = _result(scenario, rule)
@@ -61,8 +62,13 @@ def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange
                     result.findings.append(Finding(v.request, v.message_index, f"{v.detail} ({profile.name} "
                                                    f"answered {answer})", exchange.excerpt(v.message_index)))
         checks.append(_settle(result))
+    return checks
+
+
+def check_session(scenario: Scenario, profile: Profile, exchanges: list[Exchange], runs: list[Run]) -> list[CheckResult]:
+    checks = rule_checks(scenario, profile, exchanges)
     checks += [
-        _agent_finished(scenario, runs, exchanges),
+        agent_finished(scenario, runs, exchanges),
         _calls_carried(scenario, exchanges),
         _calls_structured(scenario, exchanges),
         _turn_ends_in_text(scenario, exchanges),
@@ -92,7 +98,7 @@ def _na(result: CheckResult, reason: str) -> CheckResult:
     return result
 
 
-def _agent_finished(scenario: Scenario, runs: list[Run], exchanges: list[Exchange]) -> CheckResult:
+def agent_finished(scenario: Scenario, runs: list[Run], exchanges: list[Exchange]) -> CheckResult:
     result = _result(scenario, AGENT_FINISHED)
     for run in runs:
         if scenario.name == "stream-error" and run.turn == 0:

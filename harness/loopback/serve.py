@@ -52,6 +52,8 @@ def run_serve(args) -> int:
             return exit_codes.USAGE
         print(f"harness serve: listening at {provider.base_url}", flush=True)
         print(f"harness serve: {provider.describe()}", flush=True)
+        print(f"harness serve: Anthropic Messages at {provider.messages_base_url}/v1/messages "
+              f"(scenario {provider.messages.scenario.name}, profile anthropic)", flush=True)
         stop.wait(args.duration)
     finally:
         provider.stop()

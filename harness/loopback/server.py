@@ -16,6 +16,10 @@ scenario. A streamed answer goes out in the pieces the delivery setting cuts
 when one is preferred (:mod:`harness.loopback.content_coding`); a request without ``"stream": true`` gets
 the same round as one ``chat.completion`` object.
 
+Beside it, ``POST /v1/messages`` speaks Anthropic Messages
+(:mod:`harness.loopback.anthropic_route`): judged by the strict ``anthropic``
+profile, answered from a Messages scenario, cut by the same delivery.
+
 It listens on a loopback address only, unless ``allow_remote=True`` is given
 together with another host.
 """
@@ -33,6 +37,7 @@ from pathlib import Path
 from aiohttp import web
 
 from harness.loopback import answers
+from harness.loopback.anthropic_route import MESSAGES_PATH, MessagesRoute
 from harness.loopback.completion import fold
 from harness.loopback.content_coding import IDENTITY, choose, encode
 from harness.loopback.delivery import WHOLE, Delivery
@@ -78,6 +83,7 @@ class LoopbackProvider:
         port: int = 0,
         allow_remote: bool = False,
         listener: Callable[[Exchange], None] | None = None,
+        messages: MessagesRoute | None = None,
     ) -> None:
         if sum(x is not None for x in (cassette, scenario, source)) > 1:
             raise ValueError("give one of cassette, scenario or source")
@@ -94,6 +100,7 @@ class LoopbackProvider:
         self.source = source
         self.profile = make_profile(profile, era) if isinstance(profile, str) else profile
         self.delivery = delivery
+        self.messages = messages or MessagesRoute()  # the Anthropic Messages route beside the chat one
         self.coding = coding  # the content coding streams prefer, used when the request offers it
         self.host = host
         self.port = port
@@ -174,6 +181,11 @@ class LoopbackProvider:
         """What a client is configured with: the origin and the source's base path (``/v1`` for scenarios)."""
         return self.origin + self.source.base_path
 
+    @property
+    def messages_base_url(self) -> str:
+        """What an Anthropic client is configured with: the origin (it appends ``/v1/messages`` itself)."""
+        return self.origin
+
     def describe(self) -> str:
         coded = f", {self.coding} when offered" if self.coding != IDENTITY else ""
         return (f"{self.source.name}, profile {self.profile.describe()}, delivery {self.delivery.describe()}{coded}, "
@@ -191,6 +203,8 @@ class LoopbackProvider:
                 self.listener(exchange)
 
     async def _answer(self, request: web.Request, exchange: Exchange) -> web.StreamResponse:
+        if request.method == "POST" and request.path == MESSAGES_PATH:
+            return await self._messages(request, exchange)
         if not self.source.accepts(request.method, request.path):
             exchange.status = 404
             text = answers.INVALID_URL.format(method=request.method, path=request.path)
@@ -210,6 +224,12 @@ class LoopbackProvider:
             status, completion = fold(reply.body)
             return self._json(exchange, status, completion)
         return await self._stream(request, exchange, reply.body)
+
+    async def _messages(self, request: web.Request, exchange: Exchange) -> web.StreamResponse:
+        reply = self.messages.reply(exchange)
+        if reply.stream is None:
+            return self._json(exchange, reply.status, reply.payload)
+        return await self._stream(request, exchange, reply.stream)
 
     def _json(self, exchange, status: int, payload: dict) -> web.Response:
         return self._raw(exchange, status, "application/json", json.dumps(payload, ensure_ascii=False).encode())

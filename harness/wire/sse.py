@@ -1,4 +1,4 @@
-"""SSE bodies as a chat-completions server frames them (one ``data:`` event per chunk), and read back.
+"""SSE bodies as servers frame them (chat: one ``data:`` event per chunk; Messages: named events), and read back.
 
 The writer (:func:`sse`) and the reader (:func:`events`, :func:`chunks`) are
 one pair: every framing the writer produces reads back to the same events,
@@ -41,13 +41,22 @@ PLAIN = Framing()
 
 def sse(chunks: Iterable[dict], framing: Framing = PLAIN) -> bytes:
     """``chunks`` as an SSE body, one ``data:`` event each, framed by ``framing``."""
-    prefix = "data: " if framing.space else "data:"
     payloads = [json.dumps(chunk, ensure_ascii=False) for chunk in chunks]
     if framing.done:
         payloads.append(DONE)
+    return sse_events([(None, payload) for payload in payloads], framing)
+
+
+def sse_events(named: Iterable[tuple[str | None, str]], framing: Framing = PLAIN) -> bytes:
+    """``(event name, data)`` pairs as an SSE body: an ``event:`` line before the data when the name is not None.
+
+    ``framing.done`` is the chat format's end marker and is not added here.
+    """
+    prefix = "data: " if framing.space else "data:"
     end = framing.line_end
     comment = f": keep-alive{end}{end}" if framing.keep_alive else ""
-    events = [f"{prefix}{payload}{end}{end}{comment}" for payload in payloads]
+    events = [(f"event: {name}{end}" if name is not None else "") + f"{prefix}{payload}{end}{end}{comment}"
+              for name, payload in named]
     body = comment + "".join(events)
     if not framing.terminated and events:
         # The last event stops right after its data line: no line end, no blank line.

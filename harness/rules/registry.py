@@ -62,4 +62,25 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          ("test_effort_ladder",)),
     Rule("error-not-persisted", "wire", "a stream that ended in an error is never replayed as the model's answer",
          ("test_stream_end",)),
+    # Anthropic Messages: what the API refuses in a body (harness.rules.anthropic_history).
+    Rule("anthropic-message-roles", "wire", "every message is a user's or an assistant's; the system prompt is the "
+         "top-level system field"),
+    Rule("anthropic-first-message-user", "wire", "the first message is a user's"),
+    Rule("anthropic-roles-alternate", "wire", "user and assistant messages alternate"),
+    Rule("anthropic-content-non-empty", "wire", "every message but a final assistant one has content"),
+    Rule("anthropic-text-non-empty", "wire", "no empty text block"),
+    Rule("anthropic-redacted-data", "wire", "a redacted_thinking block carries its data"),
+    Rule("anthropic-tool-use-answered", "wire", "every tool_use is answered by a tool_result opening the next "
+         "message"),
+    Rule("anthropic-tool-result-paired", "wire", "every tool_result answers a tool_use of the message before it"),
+    Rule("anthropic-tool-turn-starts-with-thinking", "wire", "with thinking enabled the open tool turn starts with "
+         "its thinking"),
+    Rule("anthropic-no-thinking-when-disabled", "wire", "with thinking disabled the open assistant message holds "
+         "no thinking"),
+    Rule("anthropic-thinking-unmodified", "wire", "the latest assistant message's thinking comes back as sent: "
+         "text, signature and data byte for byte, in place"),
+    Rule("anthropic-thinking-signed", "wire", "every thinking block of the latest assistant message has its "
+         "signature"),
+    Rule("anthropic-earlier-turns-unchanged", "provider", "earlier assistant messages' thinking comes back as sent "
+         "(newer Claude models)"),
 )}

@@ -9,7 +9,8 @@
   provider for a bridge) and the loopback provider (a real HTTP server on
   127.0.0.1) with its delivery modes.
 - Hypothesis strategies and builders for streams, request bodies and
-  persisted events.
+  persisted events, and for Anthropic turns, tool loops and persisted rounds
+  with the wire messages a correct serializer writes for them.
 - The rule checkers the contracts judge with (pairing, arguments, the text a
   ``content`` carries in any of its forms).
 
@@ -20,6 +21,13 @@ from harness.loopback import Delivery, LoopbackProvider
 from harness.rules.pairing import pairing_violations, same_arguments
 from harness.rules.reasoning import must_carry, non_string_reasoning, reasoning_violations
 from harness.rules.text import content_text
+from harness.testing.anthropic_history import (
+    persisted_rounds as anthropic_persisted_rounds,
+    tool_loops as anthropic_tool_loops,
+    turns as anthropic_turns,
+    wire_history as anthropic_wire_history,
+    wire_message as anthropic_wire_message,
+)
 from harness.testing.cassettes import play, replay
 from harness.testing.contracts import AdapterContracts
 from harness.testing.events import event_lists, events as persisted_events
@@ -37,6 +45,11 @@ from harness.wire.sse import Framing, sse
 
 __all__ = [
     "AdapterContracts",
+    "anthropic_persisted_rounds",
+    "anthropic_tool_loops",
+    "anthropic_turns",
+    "anthropic_wire_history",
+    "anthropic_wire_message",
     "Delivery",
     "Envelope",
     "Framing",

@@ -1,0 +1,29 @@
+"""The scripted Anthropic tool loop the kernel contracts share: run it, and the requests as they go out."""
+
+from __future__ import annotations
+
+from harness.testing import ScriptedModel, ScriptedTool
+from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN, TOOL_NAMES
+from harness.under_test.invoke import valid
+
+QUESTION = "What is the weather in Paris and Zurich, and what is in the folder?"
+PINNED = [INTERLEAVED_TURN, INTERLEAVED_ANSWER]
+
+
+def thought(loop: list[dict]) -> bool:
+    return loop[0]["blocks"][0]["type"] in ("reasoning", "redacted_reasoning")
+
+
+def as_sent(request: dict, loop: list[dict]) -> dict:
+    """The request as it goes out for this loop: thinking enabled when the model thought, none when it did not."""
+    body = {k: v for k, v in request.items() if k != "thinking"}
+    return body | ({"thinking": {"type": "enabled", "budget_tokens": 1024}} if thought(loop) else {})
+
+
+def run(kernel, loop: list[dict]) -> tuple[ScriptedModel, list[dict]]:
+    model = ScriptedModel(loop, format="anthropic")
+    events = valid(kernel).run_turn(QUESTION, model, [ScriptedTool(name) for name in TOOL_NAMES])["events"]
+    assert len(model.requests) == len(loop), (
+        f"the kernel sent {len(model.requests)} requests for a script of {len(loop)} rounds ({len(loop) - 1} tool "
+        f"rounds and an answer)")
+    return model, events

@@ -1,0 +1,96 @@
+"""Contract: an assistant message goes back to Anthropic with its blocks in the order received, opaque values byte for byte.
+
+Incident: replay rebuilt the content as all thinking, then text, then tools
+(incident `anthropic-replay-regrouped`); a serializer wrote ``thinking -> tool_use -> text``
+(incident `anthropic-tool-use-not-last`); the signature or the redacted data did not survive
+serialization (incident `anthropic-opaque-lost`); an empty text block went out
+(incident `anthropic-empty-text`).
+
+Rule: ``serialize_message({"role": "assistant", "blocks": [...]})`` writes a
+wire message with ``role`` ``assistant`` whose ``content`` holds one block
+per neutral block, in the same order: ``thinking`` with its text and
+``signature``, ``redacted_thinking`` with its ``data``, both byte-identical;
+``text`` with its text; ``tool_use`` with the call's id and name and
+``input`` the arguments parsed as JSON (``{}`` for ``""``, a call with no
+arguments). A text block with no text is left out (Anthropic refuses empty
+text), and nothing else is. Judged as the next request would carry it (the
+message between the question and its tool results, thinking enabled, the
+turn as sent), Anthropic refuses nothing. The neutral message is left as it was.
+
+Level: wire (Anthropic's Messages format and the 400s it answers).
+
+Production fingerprint: HTTP 400 "messages.N.content.M: `thinking` or
+`redacted_thinking` blocks in the latest assistant message cannot be
+modified", "Invalid `signature` in `thinking` block", "text content blocks
+must be non-empty", on the request right after a tool round.
+"""
+
+import copy
+
+import pytest
+from hypothesis import example, given, strategies as st
+
+from harness.clip import clip_json
+from harness.rules.anthropic_history import refusals
+from harness.testing import anthropic_turns, anthropic_wire_message
+from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN, block_changes, calls_of
+from harness.under_test.invoke import valid
+
+pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
+
+_turns = st.booleans().flatmap(lambda thinking: anthropic_turns(thinking, max_calls=12))
+# Pinned: the incidents' turn; a turn whose only text is empty beside a zero-argument call.
+EMPTY_BESIDE_CALL = {"blocks": [{"type": "redacted_reasoning", "data": "ZGF0YQ=="}, {"type": "text", "text": ""},
+                                {"type": "tool_call", "id": "toolu_09", "name": "list_dir", "arguments": ""}],
+                     "stop_reason": "tool_use", "usage": None}
+
+
+def _serialized(messages, turn: dict) -> tuple[dict, dict]:
+    neutral = {"role": "assistant", "blocks": turn["blocks"]}
+    before = copy.deepcopy(neutral)
+    wire = valid(messages).serialize_message(neutral)
+    assert neutral == before, (
+        f"serialize_message changed the neutral message it was given: now {clip_json(neutral, 800)}, "
+        f"was {clip_json(before, 800)}"
+    )
+    return wire, neutral
+
+
+@given(turn=_turns)
+@example(turn=INTERLEAVED_TURN)
+@example(turn=INTERLEAVED_ANSWER)
+@example(turn=EMPTY_BESIDE_CALL)
+def test_blocks_go_back_in_order_with_their_values(messages, turn):
+    wire, neutral = _serialized(messages, turn)
+    want = anthropic_wire_message(turn)
+    shown_input = f"\n  neutral: {clip_json(neutral, 1200)}\n  written: {clip_json(wire, 1200)}"
+    got = wire.get("content") if isinstance(wire, dict) else None
+    changes = block_changes(got, want["content"])
+    assert isinstance(wire, dict) and wire.get("role") == "assistant", f"role should be 'assistant'{shown_input}"
+    assert "order" not in changes, f"the blocks' types in order are {changes.get('order')}{shown_input}"
+    assert "thinking" not in changes, f"thinking (text, signature) {changes.get('thinking')}{shown_input}"
+    assert "redacted" not in changes, f"redacted_thinking data {changes.get('redacted')}{shown_input}"
+    assert "calls" not in changes, f"tool_use (id, name) {changes.get('calls')}{shown_input}"
+    assert "input" not in changes, f"tool_use input (the parsed arguments, {{}} for \"\"): {changes.get('input')}" \
+                                   f"{shown_input}"
+    assert "text" not in changes, f"the texts are {changes.get('text')}{shown_input}"
+    assert "empty" not in changes, f"{changes.get('empty')}: Anthropic refuses empty text{shown_input}"
+
+
+@given(turn=_turns)
+@example(turn=INTERLEAVED_TURN)
+@example(turn=EMPTY_BESIDE_CALL)
+def test_the_serialized_message_is_one_anthropic_accepts(messages, turn):
+    wire, _ = _serialized(messages, turn)
+    results = [{"type": "tool_result", "tool_use_id": c["id"], "content": "ok"} for c in calls_of(turn)]
+    history = [{"role": "user", "content": "Go."}, wire] + ([{"role": "user", "content": results}] if results else [])
+    # A turn that opens with thinking came from a request with thinking enabled, one without from none.
+    thinking = turn["blocks"][0]["type"] in ("reasoning", "redacted_reasoning")
+    body = {"model": "claude", "max_tokens": 4096, "messages": history}
+    if thinking:
+        body["thinking"] = {"type": "enabled", "budget_tokens": 1024}
+    refused = refusals(body, sent=[turn])
+    assert not refused, (
+        f"Anthropic would answer 400 to the message as the next request carries it: "
+        f"{[r.message for r in refused]}\n  written: {clip_json(wire, 1500)}"
+    )

@@ -1,0 +1,311 @@
+"""What Anthropic's Messages API refuses in a request body, stated once, with the 400 text it answers.
+
+:func:`refusals` judges a whole body and returns every refusal it finds, each
+checked on its own (one fault never hides another), in message order. Each
+:class:`Refusal` names its rule (:data:`RULES`, also in
+:mod:`harness.rules.registry`), where it is (``messages.N.content.M``) and the
+text Anthropic puts in ``error.message`` of its ``invalid_request_error``,
+with the path filled in where Anthropic's text carries one. The texts are the
+ones users pasted from real 400s; the role texts come from the same reports.
+
+The rules, by the Messages documentation:
+
+- ``role`` is ``user`` or ``assistant``; the system prompt is the top-level
+  ``system`` field, never a message. The first message is a user's, and the
+  roles alternate.
+- Content is non-empty (a string or a list of blocks), except in a final
+  assistant message; text blocks are non-empty, in tool results too;
+  ``redacted_thinking`` carries its ``data``.
+- Every ``tool_use`` of an assistant message is answered by a ``tool_result``
+  with its ``tool_use_id`` in the very next message, among the results that
+  open it (a result after the text is not "immediately after"); a
+  ``tool_result`` answers a ``tool_use`` of the message right before it.
+- The *open* assistant message is the one the request continues: the last
+  message when it is an assistant's, or the assistant message whose tool use
+  the last (user) message answers. With thinking enabled
+  (``thinking.type`` ``enabled`` or ``adaptive``), an open tool turn starts
+  with a ``thinking`` or ``redacted_thinking`` block. With thinking disabled
+  the open assistant message holds neither (earlier ones Anthropic ignores).
+- Given the turns the provider sent (``sent``, neutral turns of
+  :mod:`harness.adapter`, oldest first, one per assistant message counted from
+  the last), with thinking enabled the thinking and redacted_thinking blocks
+  of the latest assistant message come back as they were sent: each one's
+  text and signature (or data) byte for byte, in the same order, each with
+  the same number of other blocks before it (empty text blocks, which cannot
+  be sent back, are not counted). Omitting them is allowed in a finished
+  turn, never in the open one. With ``every_turn`` (newer models, a
+  provider-level rule) each earlier assistant message is held to the same,
+  omission included; Anthropic answers such a change with the same text.
+  Without ``sent``, a thinking block of the latest assistant message whose
+  signature is empty or missing is refused (no signature verifies).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Rule names (harness.rules.registry holds their levels and titles).
+MESSAGE_ROLES = "anthropic-message-roles"
+FIRST_USER = "anthropic-first-message-user"
+ROLES_ALTERNATE = "anthropic-roles-alternate"
+CONTENT_NON_EMPTY = "anthropic-content-non-empty"
+TEXT_NON_EMPTY = "anthropic-text-non-empty"
+REDACTED_DATA = "anthropic-redacted-data"
+TOOL_USE_ANSWERED = "anthropic-tool-use-answered"
+TOOL_RESULT_PAIRED = "anthropic-tool-result-paired"
+TOOL_TURN_THINKING = "anthropic-tool-turn-starts-with-thinking"
+NO_THINKING_WHEN_OFF = "anthropic-no-thinking-when-disabled"
+THINKING_UNMODIFIED = "anthropic-thinking-unmodified"
+THINKING_SIGNED = "anthropic-thinking-signed"
+EARLIER_UNCHANGED = "anthropic-earlier-turns-unchanged"
+RULES = (MESSAGE_ROLES, FIRST_USER, ROLES_ALTERNATE, CONTENT_NON_EMPTY, TEXT_NON_EMPTY, REDACTED_DATA,
+         TOOL_USE_ANSWERED, TOOL_RESULT_PAIRED, TOOL_TURN_THINKING, NO_THINKING_WHEN_OFF, THINKING_UNMODIFIED,
+         THINKING_SIGNED, EARLIER_UNCHANGED)
+
+# Anthropic's texts; {path} is where the fault is, {ids} the tool_use ids joined with ", ".
+ROLE_TEXT = "{path}.role: Input should be 'user' or 'assistant'"
+FIRST_USER_TEXT = 'messages: first message must use the "user" role'
+ALTERNATE_TEXT = ('messages: roles must alternate between "user" and "assistant", '
+                  'but found multiple "{role}" roles in a row')
+EMPTY_CONTENT_TEXT = "{path}: all messages must have non-empty content except for the optional final assistant message"
+EMPTY_TEXT_TEXT = "messages: text content blocks must be non-empty"
+REDACTED_DATA_TEXT = "{path}.redacted_thinking.data: Field required"
+UNANSWERED_TEXT = ("{path}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
+                   "Each `tool_use` block must have a corresponding `tool_result` block in the next message.")
+ORPHAN_TEXT = ("unexpected `tool_use_id` found in `tool_result` blocks: {ids}. "
+               "Each `tool_result` block must have a corresponding `tool_use` block in the previous message.")
+STARTS_WITH_THINKING_TEXT = (
+    "{path}.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When `thinking` is enabled, "
+    "a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and "
+    "`tool_result` blocks).")
+THINKING_OFF_TEXT = "When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`."
+UNMODIFIED_TEXT = ("{path}: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be "
+                   "modified. These blocks must remain as they were in the original response.")
+SIGNATURE_TEXT = "{path}: Invalid `signature` in `thinking` block"
+
+THINKING_TYPES = ("thinking", "redacted_thinking")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One thing Anthropic refuses: its rule, where it is, and the ``error.message`` of the 400."""
+
+    rule: str
+    path: str
+    message: str
+
+
+def refusals(body: dict, sent: list[dict] | None = None, *, every_turn: bool = False) -> list[Refusal]:
+    """Every refusal Anthropic would answer ``body`` with (the module docstring states the rules)."""
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        return []
+    found: list[Refusal] = []
+    found += _roles(messages)
+    for n, message in enumerate(messages):
+        found += _content(messages, n)
+        found += _pairing(messages, n)
+    found += _thinking_switch(body, messages)
+    if thinking_enabled(body):
+        found += _unsigned(messages) if sent is None else _unmodified(messages, sent, every_turn)
+    return found
+
+
+def thinking_enabled(body: dict) -> bool:
+    thinking = body.get("thinking")
+    return isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
+
+
+def wire_block(block: dict) -> dict:
+    """A neutral block (:mod:`harness.adapter`) as the content block Anthropic sent for it."""
+    kind = block.get("type")
+    if kind == "reasoning":
+        return {"type": "thinking", "thinking": block.get("text"), "signature": block.get("signature")}
+    if kind == "redacted_reasoning":
+        return {"type": "redacted_thinking", "data": block.get("data")}
+    if kind == "tool_call":
+        return {"type": "tool_use", "id": block.get("id"), "name": block.get("name")}
+    return {"type": "text", "text": block.get("text")}
+
+
+def open_assistant(messages: list[dict]) -> int | None:
+    """The index of the assistant message the request continues (module docstring), or None."""
+    if not messages:
+        return None
+    last = len(messages) - 1
+    if _role(messages[last]) == "assistant":
+        return last
+    if last >= 1 and _role(messages[last - 1]) == "assistant" and _leading_results(messages[last]):
+        return last - 1
+    return None
+
+
+def _role(message: object) -> object:
+    return message.get("role") if isinstance(message, dict) else None
+
+
+def _blocks(message: object) -> list:
+    """A message's content as blocks: a string is one text block."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return content if isinstance(content, list) else []
+
+
+def _leading_results(message: object) -> list[dict]:
+    """The tool_result blocks that open a user message's content."""
+    run = []
+    for block in _blocks(message):
+        if not (isinstance(block, dict) and block.get("type") == "tool_result"):
+            break
+        run.append(block)
+    return run
+
+
+def _roles(messages: list[dict]) -> list[Refusal]:
+    found = []
+    previous = None
+    for n, message in enumerate(messages):
+        role = _role(message)
+        if role not in ("user", "assistant"):
+            found.append(Refusal(MESSAGE_ROLES, f"messages.{n}.role", ROLE_TEXT.format(path=f"messages.{n}")))
+            previous = None
+            continue
+        if n == 0 and role != "user":
+            found.append(Refusal(FIRST_USER, "messages.0.role", FIRST_USER_TEXT))
+        if role == previous:
+            found.append(Refusal(ROLES_ALTERNATE, f"messages.{n}.role", ALTERNATE_TEXT.format(role=role)))
+        previous = role
+    return found
+
+
+def _content(messages: list[dict], n: int) -> list[Refusal]:
+    message = messages[n]
+    content = message.get("content") if isinstance(message, dict) else None
+    final_assistant = n == len(messages) - 1 and _role(message) == "assistant"
+    if content in ("", []) and not final_assistant:
+        return [Refusal(CONTENT_NON_EMPTY, f"messages.{n}", EMPTY_CONTENT_TEXT.format(path=f"messages.{n}"))]
+    found = []
+    for m, block in enumerate(content if isinstance(content, list) else ()):
+        path = f"messages.{n}.content.{m}"
+        if not isinstance(block, dict):
+            continue
+        inner = block.get("content") if block.get("type") == "tool_result" else None
+        texts = [block] + [b for b in inner if isinstance(b, dict)] if isinstance(inner, list) else [block]
+        if any(b.get("type") == "text" and b.get("text") == "" for b in texts):
+            found.append(Refusal(TEXT_NON_EMPTY, path, EMPTY_TEXT_TEXT))
+        if block.get("type") == "redacted_thinking" and block.get("data") is None:
+            found.append(Refusal(REDACTED_DATA, f"{path}.redacted_thinking.data", REDACTED_DATA_TEXT.format(path=path)))
+    return found
+
+
+def _tool_use_ids(message: object) -> list:
+    return [b.get("id") for b in _blocks(message) if isinstance(b, dict) and b.get("type") == "tool_use"]
+
+
+def _pairing(messages: list[dict], n: int) -> list[Refusal]:
+    message = messages[n]
+    found = []
+    if _role(message) == "assistant":
+        following = messages[n + 1] if n + 1 < len(messages) else None
+        answered = {b.get("tool_use_id") for b in _leading_results(following)} if _role(following) == "user" else set()
+        unanswered = [i for i in _tool_use_ids(message) if i not in answered]
+        if unanswered:
+            found.append(Refusal(TOOL_USE_ANSWERED, f"messages.{n}", UNANSWERED_TEXT.format(
+                path=f"messages.{n}", ids=", ".join(map(str, unanswered)))))
+    elif _role(message) == "user":
+        previous = messages[n - 1] if n >= 1 and _role(messages[n - 1]) == "assistant" else None
+        calls = set(_tool_use_ids(previous))
+        orphans = [(m, b.get("tool_use_id")) for m, b in enumerate(_blocks(message))
+                   if isinstance(b, dict) and b.get("type") == "tool_result" and b.get("tool_use_id") not in calls]
+        if orphans:
+            found.append(Refusal(TOOL_RESULT_PAIRED, f"messages.{n}.content.{orphans[0][0]}", ORPHAN_TEXT.format(
+                ids=", ".join(str(i) for _, i in orphans))))
+    return found
+
+
+def _thinking_switch(body: dict, messages: list[dict]) -> list[Refusal]:
+    at = open_assistant(messages)
+    if at is None:
+        return []
+    blocks = _blocks(messages[at])
+    if thinking_enabled(body):
+        in_tool_loop = at == len(messages) - 2
+        first = blocks[0].get("type") if blocks and isinstance(blocks[0], dict) else None
+        if in_tool_loop and blocks and first not in THINKING_TYPES:
+            path = f"messages.{at}.content.0"
+            return [Refusal(TOOL_TURN_THINKING, f"{path}.type",
+                            STARTS_WITH_THINKING_TEXT.format(path=path, found=first))]
+        return []
+    thinking = [m for m, b in enumerate(blocks) if isinstance(b, dict) and b.get("type") in THINKING_TYPES]
+    if thinking:
+        return [Refusal(NO_THINKING_WHEN_OFF, f"messages.{at}.content.{thinking[0]}", THINKING_OFF_TEXT)]
+    return []
+
+
+def _placed_thinking(blocks: list) -> list[tuple[int, dict, int]]:
+    """Each thinking or redacted_thinking block with its index and how many other blocks precede it.
+
+    Empty text blocks are not counted: the wire refuses them, so they never come back.
+    """
+    placed, others = [], 0
+    for m, block in enumerate(blocks):
+        if not isinstance(block, dict):
+            others += 1
+        elif block.get("type") in THINKING_TYPES:
+            placed.append((m, block, others))
+        elif not (block.get("type") == "text" and block.get("text") in ("", None)):
+            others += 1
+    return placed
+
+
+def _opaque(block: dict) -> tuple:
+    if block.get("type") == "thinking":
+        return ("thinking", block.get("thinking"), block.get("signature"))
+    return ("redacted_thinking", block.get("data"))
+
+
+def _first_change(n: int, blocks: list, turn: dict) -> tuple[str, str] | None:
+    """Where the thinking of ``blocks`` (message ``n``) first differs from the sent turn's, and the text for it."""
+    sent = _placed_thinking([wire_block(b) for b in turn.get("blocks") or () if isinstance(b, dict)])
+    got = _placed_thinking(blocks)
+    for k, want in enumerate(sent):
+        if k >= len(got):
+            m = got[-1][0] if got else 0
+            return f"messages.{n}.content.{m}", UNMODIFIED_TEXT
+        m, block, before = got[k]
+        path = f"messages.{n}.content.{m}"
+        if before != want[2] or _opaque(block) != _opaque(want[1]):
+            same_text = before == want[2] and _opaque(block)[:2] == _opaque(want[1])[:2]
+            if same_text and block.get("type") == "thinking":
+                return path, SIGNATURE_TEXT
+            return path, UNMODIFIED_TEXT
+    if len(got) > len(sent):
+        return f"messages.{n}.content.{got[len(sent)][0]}", UNMODIFIED_TEXT
+    return None
+
+
+def _unsigned(messages: list[dict]) -> list[Refusal]:
+    assistants = [n for n, message in enumerate(messages) if _role(message) == "assistant"]
+    if not assistants:
+        return []
+    n = assistants[-1]
+    paths = [f"messages.{n}.content.{m}" for m, block, _ in _placed_thinking(_blocks(messages[n]))
+             if block.get("type") == "thinking" and not block.get("signature")]
+    return [Refusal(THINKING_SIGNED, path, SIGNATURE_TEXT.format(path=path)) for path in paths]
+
+
+def _unmodified(messages: list[dict], sent: list[dict], every_turn: bool) -> list[Refusal]:
+    assistants = [n for n, message in enumerate(messages) if _role(message) == "assistant"]
+    found = []
+    for k, n in enumerate(reversed(assistants)):
+        if k >= len(sent) or (k > 0 and not every_turn):
+            break
+        blocks = _blocks(messages[n])
+        if k == 0 and n != open_assistant(messages) and not _placed_thinking(blocks):
+            continue  # a finished turn's thinking may be left out
+        change = _first_change(n, blocks, sent[len(sent) - 1 - k])
+        if change is not None:
+            path, text = change
+            found.append(Refusal(THINKING_UNMODIFIED if k == 0 else EARLIER_UNCHANGED, path, text.format(path=path)))
+    return found

@@ -1,0 +1,227 @@
+"""Anthropic histories for the messages, request, kernel and memory contracts: strategies and expected wire shapes.
+
+Turns are the neutral turns of :mod:`harness.adapter`: thinking, redacted
+thinking, text and tool calls interleaved in any order the provider may send
+(with thinking on, a turn opens with its thinking; after that anything goes),
+text that is empty, whitespace or any unicode, opaque values (signatures,
+redacted data) holding any character a JSON string can carry, and tool
+arguments as the provider streams them: ``""`` for a call without arguments,
+or a JSON object in any spacing. Tool-call ids are unique across a whole loop.
+
+:func:`wire_message` and :func:`wire_user` say what a correct serializer
+writes for a turn and for a round's tool results, independently of any
+adapter: the contracts compare against them.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import strategies as st
+
+from harness.clip import shown
+from harness.rules.anthropic_history import wire_block
+from harness.rules.pairing import same_arguments
+
+TOOL_NAMES = ("read_file", "get_weather", "list_dir")
+
+_base64 = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=", min_size=1,
+                  max_size=40)
+# Opaque values as the provider sends them (base64) or as any JSON string could carry them; never empty.
+opaque_values = _base64 | st.text(min_size=1, max_size=24)
+texts = st.text(max_size=20) | st.sampled_from(["", " ", "\n", "\u00a0"])
+_json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+                            lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                          max_size=2), max_leaves=4)
+_spacings = st.sampled_from([(",", ":"), (", ", ": "), (",\n", " : ")])
+
+
+@st.composite
+def arguments(draw) -> str:
+    """Tool-call arguments as streamed: ``""`` (a call with none, meaning ``{}``) or a JSON object's text."""
+    if draw(st.integers(0, 3)) == 0:
+        return ""
+    value = draw(st.dictionaries(st.text(max_size=6), _json_values, max_size=3))
+    return json.dumps(value, separators=draw(_spacings), ensure_ascii=draw(st.booleans()))
+
+
+def reasoning_blocks() -> st.SearchStrategy[dict]:
+    return st.builds(lambda text, signature: {"type": "reasoning", "text": text, "signature": signature},
+                     texts, opaque_values)
+
+
+def redacted_blocks() -> st.SearchStrategy[dict]:
+    return st.builds(lambda data: {"type": "redacted_reasoning", "data": data}, opaque_values)
+
+
+def text_blocks() -> st.SearchStrategy[dict]:
+    return st.builds(lambda text: {"type": "text", "text": text}, texts)
+
+
+@st.composite
+def turns(draw, thinking: bool = True, min_calls: int = 0, max_calls: int = 4, first_id: int = 1) -> dict:
+    """One assistant turn with ``min_calls``..``max_calls`` tool calls, numbered ``toolu_<first_id>`` on.
+
+    With ``thinking`` the turn opens with a thinking or redacted block, as a
+    model with thinking enabled always answers, and blocks of every kind come
+    in any order after it; without, it holds text and calls only. A turn
+    always says something (an answer with no block at all would be an empty
+    message, which the wire refuses).
+    """
+    n = draw(st.integers(min_calls, max_calls))
+    calls = [{"type": "tool_call", "id": f"toolu_{first_id + k:02d}", "name": draw(st.sampled_from(TOOL_NAMES)),
+              "arguments": draw(arguments())} for k in range(n)]
+    kinds = st.one_of(text_blocks(), reasoning_blocks(), redacted_blocks()) if thinking else text_blocks()
+    others = draw(st.lists(kinds, max_size=4))
+    blocks = [draw(st.one_of(reasoning_blocks(), redacted_blocks()))] if thinking else []
+    blocks += draw(st.permutations(calls + others))
+    if not any(expected_block(b) for b in blocks):
+        blocks.append({"type": "text", "text": draw(st.text(min_size=1, max_size=8))})
+    return {"blocks": blocks, "stop_reason": "tool_use" if calls else "end_turn", "usage": None}
+
+
+@st.composite
+def tool_loops(draw, thinking: bool = True, max_rounds: int = 3, first_id: int = 1) -> list[dict]:
+    """The turns of one agent turn: 1..``max_rounds`` tool rounds, then an answer without calls; ids unique."""
+    loop: list[dict] = []
+    for _ in range(draw(st.integers(1, max_rounds))):
+        loop.append(draw(turns(thinking, min_calls=1, first_id=first_id)))
+        first_id += len(calls_of(loop[-1]))
+    return loop + [draw(turns(thinking, max_calls=0))]
+
+
+@st.composite
+def persisted_rounds(draw, min_turns: int = 1, max_turns: int = 2) -> list[dict]:
+    """Persisted events of ``min_turns``..``max_turns`` turns, one per round (:mod:`harness.adapter`); ids unique throughout.
+
+    Each round's results answer its calls in any order (a concurrent batch
+    finishes in any order), any of them empty; timestamps repeat.
+    """
+    stamp = draw(st.floats(min_value=1.0, max_value=4e9, allow_nan=False))
+    events: list[dict] = []
+    first_id = 1
+    for _ in range(draw(st.integers(min_turns, max_turns))):
+        for k, turn in enumerate(draw(tool_loops(thinking=draw(st.booleans()), max_rounds=2, first_id=first_id))):
+            calls = calls_of(turn)
+            first_id += len(calls)
+            results = [{"tool_call_id": c["id"], "content": draw(texts)} for c in draw(st.permutations(calls))]
+            events.append({"input": draw(st.text(min_size=1, max_size=20)) if k == 0 else None,
+                           "blocks": turn["blocks"], "tool_results": results, "timestamp": stamp})
+    return events
+
+
+def expected_block(block: dict) -> dict | None:
+    """The wire block a correct serializer writes for a neutral block; None for an empty text block."""
+    if block["type"] == "text" and block["text"] == "":
+        return None
+    wire = wire_block(block)
+    if block["type"] == "tool_call":
+        wire["input"] = json.loads(block["arguments"] or "{}")
+    return wire
+
+
+def wire_message(turn_or_blocks: dict | list) -> dict:
+    """The assistant wire message for a turn (or its blocks): every block in order, empty text left out."""
+    blocks = turn_or_blocks["blocks"] if isinstance(turn_or_blocks, dict) else turn_or_blocks
+    return {"role": "assistant", "content": [w for w in map(expected_block, blocks) if w is not None]}
+
+
+def tool_result_blocks(results: list[dict]) -> list[dict]:
+    return [{"type": "tool_result", "tool_use_id": r["tool_call_id"], "content": r["content"]} for r in results]
+
+
+def calls_of(turn_or_blocks: dict | list) -> list[dict]:
+    blocks = turn_or_blocks["blocks"] if isinstance(turn_or_blocks, dict) else turn_or_blocks
+    return [b for b in blocks if b["type"] == "tool_call"]
+
+
+def content_blocks(message: dict) -> list:
+    """A wire message's content as blocks: the wire's string form is one text block."""
+    content = message.get("content")
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content
+
+
+def wire_history(events: list[dict]) -> list[dict]:
+    """Persisted rounds as the Messages history a correct renderer writes (roles alternating).
+
+    A round's results and the next turn's question share one user message,
+    results first.
+    """
+    messages: list[dict] = []
+    pending: list[dict] = []  # the user content not yet closed by an assistant message
+    for event in events:
+        if event.get("input"):
+            pending.append({"type": "text", "text": event["input"]})
+        if pending:
+            messages.append({"role": "user", "content": pending})
+        messages.append(wire_message(event["blocks"]))
+        pending = tool_result_blocks(event["tool_results"])
+    if pending:
+        messages.append({"role": "user", "content": pending})
+    return messages
+
+
+# The sub-rules block_changes reports on, each on its own so that one never hides another.
+BLOCK_RULES = ("order", "thinking", "redacted", "calls", "input", "text", "empty")
+
+
+def _of(blocks: list, kind: str, *keys: str) -> list:
+    return [tuple(b.get(k, "<absent>") for k in keys) for b in blocks if isinstance(b, dict) and b.get("type") == kind]
+
+
+def block_changes(got: object, want: list[dict]) -> dict[str, str]:
+    """How the wire blocks ``got`` differ from ``want``, by sub-rule (:data:`BLOCK_RULES`); absent: no change.
+
+    ``order``: the block types in order; ``thinking``: each thinking block's
+    text and signature, byte for byte, in order; ``redacted``: each data;
+    ``calls``: each tool_use's id and name; ``input``: each tool_use's input as
+    a JSON value (by id); ``text``: the non-empty texts in order; ``empty``: a
+    text block with no text.
+    """
+    got = got if isinstance(got, list) else []
+    changes = {}
+    pairs = {
+        "order": ([b.get("type") if isinstance(b, dict) else b for b in got], [b["type"] for b in want]),
+        "thinking": (_of(got, "thinking", "thinking", "signature"), _of(want, "thinking", "thinking", "signature")),
+        "redacted": (_of(got, "redacted_thinking", "data"), _of(want, "redacted_thinking", "data")),
+        "calls": (_of(got, "tool_use", "id", "name"), _of(want, "tool_use", "id", "name")),
+        "text": ([t for (t,) in _of(got, "text", "text") if t != ""], [t for (t,) in _of(want, "text", "text")]),
+    }
+    for rule, (g, w) in pairs.items():
+        if g != w:
+            changes[rule] = f"{shown(g)}, but should be {shown(w)}"
+    inputs = {i: v for i, v in _of(got, "tool_use", "id", "input")}
+    wrong = [f"{i}: {shown(inputs.get(i, '<absent>'))}, but should be {shown(v)}" for i, v in
+             _of(want, "tool_use", "id", "input") if i in inputs and not _same_input(inputs[i], v)]
+    if wrong:
+        changes["input"] = "; ".join(wrong)
+    if any(t == "" for (t,) in _of(got, "text", "text")):
+        changes["empty"] = f"an empty text block in {shown([b.get('type') for b in got if isinstance(b, dict)])}"
+    return changes
+
+
+def _same_input(got: object, want: dict) -> bool:
+    return isinstance(got, dict) and same_arguments(json.dumps(got), json.dumps(want))
+
+
+def _call(cid: str, name: str, arguments: str) -> dict:
+    return {"type": "tool_call", "id": cid, "name": name, "arguments": arguments}
+
+
+# The incidents' turn: interleaved thinking, text and three tool calls, signatures that streamed in several
+# pieces (joined here as the decoder joins them), a redacted block and a call with no arguments.
+INTERLEAVED_TURN = {"blocks": [
+    {"type": "reasoning", "text": "Weather for two cities, then the folder.",
+     "signature": "EqQBCkgIAxAB" + "GAIiQHb3Jz9+" + "kx0c/w=="},
+    {"type": "text", "text": "Let me check."},
+    _call("toolu_01", "get_weather", '{"city":"Paris"}'),
+    {"type": "redacted_reasoning", "data": "EmwKAhgBEgy3va3pzix/LafPsn4a" + "Dw=="},
+    _call("toolu_02", "get_weather", '{"city": "Z\u00fcrich", "units": null}'),
+    {"type": "reasoning", "text": "And the folder.", "signature": "Eo8B" + "CkYIAx" + "gCKkA="},
+    {"type": "text", "text": ""},
+    _call("toolu_03", "list_dir", ""),
+], "stop_reason": "tool_use", "usage": None}
+INTERLEAVED_ANSWER = {"blocks": [
+    {"type": "reasoning", "text": "All three are in.", "signature": "EpABCkYIAx" + "gCIkBd"},
+    {"type": "text", "text": "Paris 18\u00b0C, Z\u00fcrich 12\u00b0C; the folder holds 4 files."},
+], "stop_reason": "end_turn", "usage": None}

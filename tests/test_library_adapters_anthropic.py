@@ -13,12 +13,16 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import shlex
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from harness.adapter import capabilities_of, format_of
+from harness.bridge import load_bridge
 
 SKIP_VAR = "HARNESS_SKIP_LIBRARIES"
 
@@ -208,3 +212,30 @@ def test_harness_does_not_import_the_anthropic_libraries():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]", run.stdout
+
+
+VERCEL = Path(__file__).resolve().parent.parent / "examples" / "vercel-ai-anthropic"
+
+
+@pytest.fixture(scope="module")
+def vercel():
+    """The Vercel AI SDK's Anthropic bridge; without node or the example's packages the test fails (no skip)."""
+    if shutil.which("node") is None or not (VERCEL / "node_modules" / "@ai-sdk" / "anthropic").is_dir():
+        pytest.fail("run `npm ci --prefix examples/vercel-ai-anthropic` (Node.js 20 or newer)", pytrace=False)
+    loaded = load_bridge(f"node {shlex.quote(str(VERCEL / 'bridge.js'))}", timeout=60)
+    try:
+        yield loaded
+    finally:
+        loaded.obj.close()
+
+
+def test_the_vercel_bridge_speaks_anthropic_through_the_sdk(vercel):
+    assert vercel.format == "anthropic" and vercel.capabilities == {"stream", "messages"}
+    turn = vercel.obj.parse_stream(TOOL_ROUND)
+    calls = [{**CALLS[0]}, {**CALLS[1], "arguments": "{}"}]  # the SDK's tool-call input: "{}" for a bare ""
+    assert turn["blocks"] == [THINKING, TEXT, *calls], turn
+    assert (turn["stop_reason"], turn["usage"]) == ("tool_use", USAGE["anthropic_sdk"]), turn
+    assert vercel.obj.serialize_message(ASSISTANT)["content"] == IN_ORDER
+    user = vercel.obj.serialize_message(USER)["content"]
+    assert [b.get("tool_use_id") for b in user[:2]] == ["toolu_02", "toolu_01"], user
+    assert user[2:] == [{"type": "text", "text": "And the folder?"}], user

@@ -67,13 +67,15 @@ def test_stored_rounds_load_back_byte_for_byte(memory, events):
     for how, loaded in (("loaded", memory.load_blocks(store)),
                         ("loaded from its JSON text", memory.load_blocks(json.loads(text)))):
         assert isinstance(loaded, list) and len(loaded) == len(events), (
-            f"{how}: {len(loaded) if isinstance(loaded, list) else shown(loaded)} events, but {len(events)} were stored")
+            f"{how}: {len(loaded) if isinstance(loaded, list) else shown(loaded)} events, but {len(events)} were "
+            "stored")
         for n, (got, want) in enumerate(zip(loaded, events)):
             where = f"{how}, event #{n}: {clip_json(got, 1200)}"
             assert _kinds(got) == _kinds(want), f"the block types in order should be {_kinds(want)}; {where}"
             assert _opaque(got) == _opaque(want), (
                 f"thinking (signature, text) and redacted data should be {shown(_opaque(want))} byte for byte; {where}")
-            assert got.get("blocks") == want["blocks"], f"the blocks should be {clip_json(want['blocks'], 800)}; {where}"
+            assert got.get("blocks") == want["blocks"], (
+                f"the blocks should be {clip_json(want['blocks'], 800)}; {where}")
             assert got.get("tool_results") == want["tool_results"], (
                 f"the tool results should be {shown(want['tool_results'])}; {where}")
             assert (got.get("input"), got.get("timestamp")) == (want["input"], want["timestamp"]), (

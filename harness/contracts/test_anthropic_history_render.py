@@ -1,4 +1,4 @@
-"""Contract: persisted rounds render back to the Messages history with every block as received and every call answered first.
+"""Contract: persisted rounds render back with every block as received and every call answered first.
 
 Incident: replay from storage rebuilt the content as all thinking, then
 text, then tools (incident `anthropic-replay-regrouped`) or dropped the thinking of the tool
@@ -38,8 +38,7 @@ from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json, shown
 from harness.rules.anthropic_history import refusals
-from harness.rules.text import content_text
-from harness.testing import anthropic_persisted_rounds, anthropic_wire_message
+from harness.testing import anthropic_persisted_rounds, anthropic_wire_message, content_text
 from harness.testing.anthropic_history import (
     INTERLEAVED_ANSWER,
     INTERLEAVED_TURN,

@@ -1,4 +1,4 @@
-"""Contract: an assistant message goes back to Anthropic with its blocks in the order received, opaque values byte for byte.
+"""Contract: an assistant message goes back with its blocks in the order received, opaque values byte for byte.
 
 Incident: replay rebuilt the content as all thinking, then text, then tools
 (incident `anthropic-replay-regrouped`); a serializer wrote ``thinking -> tool_use -> text``

@@ -1,4 +1,4 @@
-"""Contract: newer Claude models' rule: nothing before the latest thinking block changes, so earlier rounds go back unchanged.
+"""Contract: newer Claude models: nothing before the latest thinking block changes; earlier rounds go back unchanged.
 
 Incident: history conversion that rewrote or dropped the thinking of earlier
 tool rounds (incident `anthropic-thinking-dropped`), and replay regrouped into all thinking,

@@ -1,4 +1,4 @@
-"""Contract: a live tool loop, stored, loaded, rendered and trimmed, replays every block in its order, opaque values byte for byte.
+"""Contract: a tool loop stored, loaded, rendered and trimmed replays every block in order, opaque values intact.
 
 Incident: each link of the history path lost a piece before: replay
 regrouped into all thinking, then text, then tools (incident `anthropic-replay-regrouped`);
@@ -13,7 +13,7 @@ and ``trim_history`` with a budget far above the history's size, give the
 history whose assistant messages are the rounds as the provider sent them:
 every block's type in order, thinking text and signature and redacted data
 byte for byte, each tool_use's id, name and input; and Anthropic refuses
-nothing in it (thinking enabled, every round as sent).
+nothing in it (thinking enabled, the latest round as sent).
 
 Level: wire (the capabilities composed as production does; each link's own
 rule is a contract of its own).
@@ -57,5 +57,5 @@ def test_the_whole_history_path_keeps_every_block(kernel, memory, loop):
         assert "calls" not in changes, f"tool_use (id, name) {changes.get('calls')}; {where}"
         assert "input" not in changes, f"tool_use input {changes.get('input')}; {where}"
         assert "text" not in changes, f"the texts are {changes.get('text')}; {where}"
-    refused = refusals(as_sent({"messages": messages}, loop), sent=loop, every_turn=True)
+    refused = refusals(as_sent({"messages": messages}, loop), sent=loop)
     assert not refused, f"Anthropic would refuse the replayed history: {[r.message for r in refused]}"

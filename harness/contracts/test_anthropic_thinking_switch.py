@@ -1,4 +1,4 @@
-"""Contract: the effort turns Anthropic's extended thinking on with a budget it accepts, and off without leaving thinking behind.
+"""Contract: effort turns extended thinking on with a budget Anthropic accepts, and off leaving no thinking behind.
 
 Incident: thinking turned off in the middle of a tool loop left the tool
 turn's thinking in the final assistant message, and a budget at or above

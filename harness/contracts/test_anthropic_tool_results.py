@@ -29,7 +29,7 @@ import pytest
 from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json, shown
-from harness.rules.text import content_text
+from harness.testing import content_text
 from harness.testing.anthropic_history import content_blocks, texts
 from harness.under_test.invoke import valid
 

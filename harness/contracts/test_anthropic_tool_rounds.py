@@ -1,4 +1,4 @@
-"""Contract: after a tool round the kernel sends the assistant's blocks back exactly as received, each call answered first.
+"""Contract: after a tool round the kernel sends the blocks back exactly as received, each call answered first.
 
 Incident: replay rebuilt the content as all thinking, then text, then tools
 (incident `anthropic-replay-regrouped`); history conversion dropped the thinking from the
@@ -38,13 +38,17 @@ from hypothesis import example, given, strategies as st
 from harness.clip import clip_json, shown
 from harness.contracts.anthropic_rounds import PINNED, QUESTION, as_sent, run
 from harness.rules.anthropic_history import refusals
-from harness.rules.text import content_text
-from harness.testing import anthropic_tool_loops, anthropic_wire_message
+from harness.testing import anthropic_tool_loops, anthropic_wire_message, content_text
 from harness.testing.anthropic_history import block_changes, calls_of, content_blocks
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
 
 _loops = st.booleans().flatmap(lambda thinking: anthropic_tool_loops(thinking))
+
+
+def _result_text(block: dict) -> str | None:
+    content = block.get("content")
+    return content if isinstance(content, str) else content_text(content)
 
 
 def _outputs(call: dict) -> set[str]:
@@ -61,7 +65,8 @@ def test_the_next_request_carries_the_blocks_as_received(kernel, loop):
         messages = request.get("messages") or []
         where = f"request #{n} after round {n - 1}: {clip_json(messages[-2:], 1500)}"
         assistant = messages[-2] if len(messages) >= 2 else {}
-        assert assistant.get("role") == "assistant", f"the message before the results should be the assistant's; {where}"
+        assert assistant.get("role") == "assistant", (
+            f"the message before the results should be the assistant's; {where}")
         changes = block_changes(content_blocks(assistant), anthropic_wire_message(turn)["content"])
         assert "order" not in changes, f"the blocks' types in order are {changes.get('order')}; {where}"
         assert "thinking" not in changes, f"thinking (text, signature) {changes.get('thinking')}; {where}"
@@ -89,10 +94,9 @@ def test_every_call_is_answered_first_in_the_next_user_message(kernel, loop):
             f"the last message opens with {shown(ids)}, but should be a user message opening with one tool_result "
             f"per tool_use: {[c['id'] for c in calls]} (any order); {where}")
         by_id = {b.get("tool_use_id"): b for b in opening if isinstance(b, dict)}
-        wrong = [f"{c['id']}: {shown(content_text(by_id[c['id']].get('content')))}, the tool returned one of "
-                 f"{shown(sorted(_outputs(c)))}" for c in calls if c["id"] in by_id
-                 and (by_id[c["id"]].get("content") if isinstance(by_id[c["id"]].get("content"), str)
-                      else content_text(by_id[c["id"]].get("content"))) not in _outputs(c)]
+        carried = {i: _result_text(b) for i, b in by_id.items()}
+        wrong = [f"{c['id']}: {shown(carried[c['id']])}, the tool returned one of {shown(sorted(_outputs(c)))}"
+                 for c in calls if c["id"] in carried and carried[c["id"]] not in _outputs(c)]
         assert not wrong, f"tool results carry the wrong output: {'; '.join(wrong)}; {where}"
 
 

@@ -1,4 +1,4 @@
-"""Contract: trimming a Messages history never splits a tool_use from its tool_result, and keeps what it keeps unchanged.
+"""Contract: trimming a Messages history never splits a tool_use from its tool_result, and keeps what it keeps as is.
 
 Incident: a history cut back on overflow is the classic way a call loses its
 result or a result its call (incident `batch-path-pairing`); on Anthropic a
@@ -69,7 +69,8 @@ def _shape(messages: list[dict]) -> str:
     parts = []
     for m in messages:
         blocks = m.get("content") if isinstance(m.get("content"), list) else [{"type": "text"}]
-        parts.append(f"{m.get('role')}[{','.join(str(b.get('tool_use_id') or b.get('id') or b.get('type')) for b in blocks)}]")
+        names = (str(b.get("tool_use_id") or b.get("id") or b.get("type")) for b in blocks)
+        parts.append(f"{m.get('role')}[{','.join(names)}]")
     return " | ".join(parts)
 
 

@@ -26,6 +26,12 @@ _PAIRING_CONTRACTS = ("test_batch_pairing", "test_capability_chain", "test_trans
                       "test_transport_streams", "test_trimming_pairs", "test_turn_rounds")
 _REASONING_CONTRACTS = ("test_history_replay", "test_reasoning_eras", "test_reasoning_round_trip")
 
+_ANTHROPIC_ROLES = ("test_anthropic_history_render", "test_anthropic_trimming_pairs")
+_ANTHROPIC_PAIRING = ("test_anthropic_tool_rounds", "test_anthropic_tool_results", "test_anthropic_history_render",
+                      "test_anthropic_trimming_pairs")
+_ANTHROPIC_THINKING = ("test_anthropic_message_blocks", "test_anthropic_tool_rounds", "test_anthropic_history_render",
+                       "test_anthropic_replay_chain")
+
 RULES: dict[str, Rule] = {rule.name: rule for rule in (
     # Checked by the provider profiles on every request.
     Rule("body-not-json", "wire", "the request body is a JSON object"),
@@ -64,23 +70,27 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          ("test_stream_end",)),
     # Anthropic Messages: what the API refuses in a body (harness.rules.anthropic_history).
     Rule("anthropic-message-roles", "wire", "every message is a user's or an assistant's; the system prompt is the "
-         "top-level system field"),
-    Rule("anthropic-first-message-user", "wire", "the first message is a user's"),
-    Rule("anthropic-roles-alternate", "wire", "user and assistant messages alternate"),
-    Rule("anthropic-content-non-empty", "wire", "every message but a final assistant one has content"),
-    Rule("anthropic-text-non-empty", "wire", "no empty text block"),
-    Rule("anthropic-redacted-data", "wire", "a redacted_thinking block carries its data"),
+         "top-level system field", _ANTHROPIC_ROLES),
+    Rule("anthropic-first-message-user", "wire", "the first message is a user's", _ANTHROPIC_ROLES),
+    Rule("anthropic-roles-alternate", "wire", "user and assistant messages alternate", _ANTHROPIC_ROLES),
+    Rule("anthropic-content-non-empty", "wire", "every message but a final assistant one has content",
+         ("test_anthropic_trimming_pairs",)),
+    Rule("anthropic-text-non-empty", "wire", "no empty text block",
+         ("test_anthropic_message_blocks", "test_anthropic_tool_results")),
+    Rule("anthropic-redacted-data", "wire", "a redacted_thinking block carries its data",
+         ("test_anthropic_message_blocks", "test_anthropic_cold_store")),
     Rule("anthropic-tool-use-answered", "wire", "every tool_use is answered by a tool_result opening the next "
-         "message"),
-    Rule("anthropic-tool-result-paired", "wire", "every tool_result answers a tool_use of the message before it"),
+         "message", _ANTHROPIC_PAIRING),
+    Rule("anthropic-tool-result-paired", "wire", "every tool_result answers a tool_use of the message before it",
+         _ANTHROPIC_PAIRING),
     Rule("anthropic-tool-turn-starts-with-thinking", "wire", "with thinking enabled the open tool turn starts with "
-         "its thinking"),
+         "its thinking", ("test_anthropic_tool_rounds", "test_anthropic_history_render")),
     Rule("anthropic-no-thinking-when-disabled", "wire", "with thinking disabled the open assistant message holds "
-         "no thinking"),
+         "no thinking", ("test_anthropic_thinking_switch",)),
     Rule("anthropic-thinking-unmodified", "wire", "the latest assistant message's thinking comes back as sent: "
-         "text, signature and data byte for byte, in place"),
+         "text, signature and data byte for byte, in place", _ANTHROPIC_THINKING),
     Rule("anthropic-thinking-signed", "wire", "every thinking block of the latest assistant message has its "
-         "signature"),
+         "signature", ("test_anthropic_message_blocks", "test_anthropic_cold_store")),
     Rule("anthropic-earlier-turns-unchanged", "provider", "earlier assistant messages' thinking comes back as sent "
-         "(newer Claude models)"),
+         "(newer Claude models)", ("test_anthropic_preserved_thinking",)),
 )}

@@ -92,7 +92,9 @@ def tool_loops(draw, thinking: bool = True, max_rounds: int = 3, first_id: int =
 
 @st.composite
 def persisted_rounds(draw, min_turns: int = 1, max_turns: int = 2) -> list[dict]:
-    """Persisted events of ``min_turns``..``max_turns`` turns, one per round (:mod:`harness.adapter`); ids unique throughout.
+    """Persisted events of ``min_turns``..``max_turns`` turns, one per round (:mod:`harness.adapter`).
+
+    Tool-call ids are unique throughout.
 
     Each round's results answer its calls in any order (a concurrent batch
     finishes in any order), any of them empty; timestamps repeat.

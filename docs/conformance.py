@@ -3,12 +3,14 @@
     python docs/conformance.py [--output docs/conformance.md] [--only NAME ...]
 
 Each adapter runs under ``harness check --hypothesis-profile ci`` with a JUnit
-report; the table counts passed / failed / not applicable by rule level and
-capability, and every failure is listed with the finding that explains it
+report; the tables count passed / failed / not applicable by wire format, rule
+level and capability (a contract of another format than the adapter's is left
+out of its row), and every failure is listed with the finding that explains it
 (``docs/findings/findings.toml``). A ``wire`` failure that no finding explains
 is a harness defect or an unconfirmed library bug: the script then exits 1.
-Needs the library extras (``pip install '.[test]'``) and the Vercel adapter's
-packages (``npm ci --prefix examples/vercel-ai-adapter``).
+Needs the library extras (``pip install '.[test]'``) and the Vercel adapters'
+packages (``npm ci --prefix examples/vercel-ai-adapter``, and the same for
+``examples/vercel-ai-anthropic``).
 """
 
 from __future__ import annotations
@@ -23,18 +25,26 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.adapter import FORMATS
+
 REPO = Path(__file__).resolve().parent.parent
 FINDINGS = REPO / "docs" / "findings" / "findings.toml"
 LEVELS = ("wire", "robust", "provider", "policy")
 
-# (name shown, harness check arguments)
+# (name shown, wire format, harness check arguments); names are unique across formats (findings.toml uses them)
 ADAPTERS = [
-    ("reference", ["--adapter", "harness.reference:adapter"]),
-    ("openai-python", ["--adapter", "harness.libraries.openai_sdk:adapter"]),
-    ("langchain-openai", ["--adapter", "harness.libraries.langchain_openai:adapter"]),
-    ("litellm", ["--adapter", "harness.libraries.litellm_sdk:adapter"]),
-    ("Vercel AI SDK", ["--adapter-cmd", "node examples/vercel-ai-adapter/bridge.js"]),
+    ("reference", "chat", ["--adapter", "harness.reference:adapter"]),
+    ("openai-python", "chat", ["--adapter", "harness.libraries.openai_sdk:adapter"]),
+    ("langchain-openai", "chat", ["--adapter", "harness.libraries.langchain_openai:adapter"]),
+    ("litellm", "chat", ["--adapter", "harness.libraries.litellm_sdk:adapter"]),
+    ("Vercel AI SDK", "chat", ["--adapter-cmd", "node examples/vercel-ai-adapter/bridge.js"]),
+    ("anthropic-python", "anthropic", ["--adapter", "harness.libraries.anthropic_sdk:adapter"]),
+    ("langchain-anthropic", "anthropic", ["--adapter", "harness.libraries.langchain_anthropic:adapter"]),
+    ("litellm (Anthropic)", "anthropic", ["--adapter", "harness.libraries.litellm_anthropic:adapter"]),
+    ("Vercel AI SDK (Anthropic)", "anthropic", ["--adapter-cmd", "node examples/vercel-ai-anthropic/bridge.js"]),
 ]
+# The skip message of a contract that holds for other formats than the adapter's (harness.plugin.session).
+OTHER_FORMAT = "; this contract holds for "
 
 
 @dataclass
@@ -53,9 +63,12 @@ def _outcomes(junit: Path) -> list[Outcome]:
         classname = case.get("classname", "")
         nodeid = f"{classname.rsplit('.', 1)[-1]}.py::{case.get('name')}"
         failure = case.find("failure") if case.find("failure") is not None else case.find("error")
+        skipped = case.find("skipped")
         if failure is not None:
             status, message = "failed", (failure.get("message") or "").splitlines()[0:1]
-        elif case.find("skipped") is not None:
+        elif skipped is not None and OTHER_FORMAT in (skipped.get("message") or ""):
+            continue  # not a contract of this adapter's format: no cell of its row
+        elif skipped is not None:
             status, message = "not applicable", []
         else:
             status, message = "passed", []
@@ -102,26 +115,44 @@ def _cell(outcomes: list[Outcome]) -> str:
     return text
 
 
+def _tables(results: dict[str, tuple[list[Outcome], str]]) -> list[str]:
+    """Per format that has results, a table per rule level: its adapters by the capabilities its contracts call."""
+    formats = {name: fmt for name, fmt, _ in ADAPTERS}
+    lines = []
+    for fmt, title in FORMATS.items():
+        rows = {name: outcomes for name, (outcomes, _) in results.items() if formats.get(name) == fmt}
+        if not rows:
+            continue
+        capabilities = sorted({o.capability for outcomes in rows.values() for o in outcomes})
+        lines += [f"## {fmt}: {title}", ""]
+        for level in LEVELS:
+            if not any(o.level == level for outcomes in rows.values() for o in outcomes):
+                continue  # no contract of this format at this level yet
+            lines += [f"### {level}", "", "| library | " + " | ".join(capabilities) + " |",
+                      "|---|" + "---|" * len(capabilities)]
+            for name, outcomes in rows.items():
+                cells = [_cell([o for o in outcomes if o.level == level and o.capability == cap])
+                         for cap in capabilities]
+                lines.append(f"| {name} | " + " | ".join(cells) + " |")
+            lines.append("")
+    return lines
+
+
 def render(results: dict[str, tuple[list[Outcome], str]], findings: list[dict]) -> tuple[str, list[str]]:
-    capabilities = sorted({o.capability for outcomes, _ in results.values() for o in outcomes})
     lines = [
         "# Conformance of widely used client libraries",
         "",
         "Generated by `python docs/conformance.py`; do not edit by hand. Each library runs the",
         "contracts through a thin adapter over its own code (`harness/libraries/`,",
-        "`examples/vercel-ai-adapter/`), in memory, no network. Cells: passed ✓, failed ✗, not applicable.",
+        "`examples/vercel-ai-adapter/`, `examples/vercel-ai-anthropic/`), in memory, no network.",
+        "Cells: passed ✓, failed ✗, not applicable. Each library runs the contracts of the wire format",
+        "its adapter speaks: one set of tables per format, one table per rule level that has contracts.",
         "A correct client library passes every `wire` contract; `robust`, `provider` and `policy`",
-        "rules go beyond the OpenAI-compatible format (README, \"Rule levels\").",
+        "rules go beyond the format (README, \"Rule levels\").",
         "",
     ]
     unexplained = []
-    for level in LEVELS:
-        lines += [f"## {level}", "", "| library | " + " | ".join(capabilities) + " |",
-                  "|---|" + "---|" * len(capabilities)]
-        for name, (outcomes, _) in results.items():
-            cells = [_cell([o for o in outcomes if o.level == level and o.capability == cap]) for cap in capabilities]
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
-        lines.append("")
+    lines += _tables(results)
     lines += ["## Failures", ""]
     for name, (outcomes, header) in results.items():
         failed = [o for o in outcomes if o.status == "failed"]
@@ -150,7 +181,7 @@ def main() -> int:
     parser.add_argument("--only", nargs="+", metavar="NAME", help="run only these adapters (names as in the table)")
     args = parser.parse_args()
     results = {}
-    for name, adapter_args in ADAPTERS:
+    for name, _, adapter_args in ADAPTERS:
         if args.only and name not in args.only:
             continue
         print(f"{name}: running the contracts ...", flush=True)

@@ -1,9 +1,10 @@
 """Thin adapters around real client libraries, so the contracts can be run against them.
 
-One module per library (``openai_sdk``, ``langchain_openai``, ``litellm_sdk``),
+One module per library (``openai_sdk``, ``langchain_openai``, ``litellm_sdk`` for chat;
+``anthropic_sdk``, ``langchain_anthropic``, ``litellm_anthropic`` for Anthropic Messages),
 each exposing ``adapter``. They are optional: ``harness`` never imports them,
-and each needs its library installed (the ``openai``, ``langchain`` and
-``litellm`` extras). Every HTTP call they make goes to an in-memory transport.
+and each needs its library installed (the ``openai``, ``langchain``,
+``litellm``, ``anthropic`` and ``langchain-anthropic`` extras). Every HTTP call they make goes to an in-memory transport.
 """
 
 # What every library adapter tells its client, and the reply a non-streaming request gets back.
@@ -15,4 +16,18 @@ COMPLETION = {
     "created": 0,
     "model": MODEL,
     "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+}
+
+# The same for the adapters of the ``anthropic`` format (``POST {ANTHROPIC_URL}/v1/messages``).
+ANTHROPIC_URL = "http://test.invalid"
+ANTHROPIC_MODEL = "claude-test"
+ANTHROPIC_MESSAGE = {
+    "id": "msg_test",
+    "type": "message",
+    "role": "assistant",
+    "model": ANTHROPIC_MODEL,
+    "content": [{"type": "text", "text": "ok"}],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 1, "output_tokens": 1},
 }

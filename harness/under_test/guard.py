@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 
-from harness.adapter import CAPABILITIES, protocol_methods
+from harness.adapter import CAPABILITIES, format_of, protocol_methods
 from harness.bridge import BridgeError
 from harness.clip import clip, shown_call
 from harness.under_test import bounds
@@ -124,7 +124,7 @@ class GuardedAdapter:
             too_big = bounds.problem(result)
             if too_big is not None:
                 raise AdapterFault(f"adapter {self._name}: {attr}({shown_call(args, kwargs, 200)}) returned {too_big}")
-            check_shape(attr, result)
+            check_shape(attr, result, format_of(self._adapter))
             return result
 
         return call

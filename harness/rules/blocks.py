@@ -1,0 +1,81 @@
+"""The rules a decoded turn keeps in every format, over neutral turns (``harness.adapter``): each sub-rule its own checker.
+
+A stream decodes to the turn that was streamed: its blocks in the order of
+their identity and of their types; each block's text; each opaque value
+(signature, redacted data) byte-identical; each call's id, name and raw
+arguments; the stop reason; the usage. Each checker returns what differs
+(empty: the sub-rule holds), so a contract asserts each one separately and a
+broken part never hides another. A checker reads only its own part: texts are
+compared kind by kind, in order, whatever the block order is; calls by their
+id, whatever their position.
+"""
+
+from __future__ import annotations
+
+TEXTS = {"text": "text", "reasoning": "text"}  # the block types that carry text, and its key
+OPAQUE = {"reasoning": "signature", "redacted_reasoning": "data"}  # opaque values, byte for byte
+
+
+def _blocks(turn: dict) -> list:
+    blocks = turn.get("blocks") if isinstance(turn, dict) else None
+    return blocks if isinstance(blocks, list) else []
+
+
+def _of_type(turn: dict, kind: str, key: str) -> list:
+    return [block.get(key) for block in _blocks(turn) if isinstance(block, dict) and block.get("type") == kind]
+
+
+def _pairs(got: list, want: list) -> list[tuple]:
+    """``(position, got, expected)`` wherever two lists differ, a missing item read as ``None``."""
+    return [(k, got[k] if k < len(got) else None, want[k] if k < len(want) else None)
+            for k in range(max(len(got), len(want)))
+            if k >= len(got) or k >= len(want) or got[k] != want[k]]
+
+
+def block_types(got: dict, want: dict) -> list[tuple]:
+    """The block types in order: ``(position, got, expected)`` where they differ."""
+    return _pairs([b.get("type") if isinstance(b, dict) else b for b in _blocks(got)],
+                  [b["type"] for b in _blocks(want)])
+
+
+def texts(got: dict, want: dict, kind: str) -> list[tuple]:
+    """The texts of the ``kind`` blocks (``text`` or ``reasoning``), in order: ``(k-th such block, got, expected)``."""
+    return _pairs(_of_type(got, kind, TEXTS[kind]), _of_type(want, kind, TEXTS[kind]))
+
+
+def opaque_values(got: dict, want: dict, kind: str) -> list[tuple]:
+    """The opaque values of the ``kind`` blocks, byte for byte, in order: ``(k-th such block, got, expected)``."""
+    return _pairs(_of_type(got, kind, OPAQUE[kind]), _of_type(want, kind, OPAQUE[kind]))
+
+
+def _calls(turn: dict) -> list[dict]:
+    return [b for b in _blocks(turn) if isinstance(b, dict) and b.get("type") == "tool_call"]
+
+
+def call_ids(got: dict, want: dict) -> dict[str, list]:
+    """Calls by their id: ``missing`` (streamed, not decoded), ``extra`` (never streamed) and ``repeated``."""
+    got_ids = [c.get("id") for c in _calls(got)]
+    want_ids = [c["id"] for c in _calls(want)]
+    found = {
+        "missing": [i for i in want_ids if i not in got_ids],
+        "extra": [i for i in got_ids if i not in want_ids],
+        "repeated": sorted({str(i) for i in got_ids if got_ids.count(i) > 1}),
+    }
+    return {what: ids for what, ids in found.items() if ids}
+
+
+def call_fields(got: dict, want: dict, key: str) -> list[tuple]:
+    """A call field (``name`` or ``arguments``, raw) of each call found by id: ``(id, got, expected)`` where it differs."""
+    by_id = {c.get("id"): c for c in _calls(got)}
+    return [(c["id"], by_id[c["id"]].get(key), c[key]) for c in _calls(want)
+            if c["id"] in by_id and by_id[c["id"]].get(key) != c[key]]
+
+
+def stop_reason(got: dict, want: dict) -> list[tuple]:
+    """``[(got, expected)]`` when the stop reason differs."""
+    return [] if got.get("stop_reason") == want.get("stop_reason") else [(got.get("stop_reason"), want.get("stop_reason"))]
+
+
+def usage(got: dict, want: dict) -> list[tuple]:
+    """``[(got, expected)]`` when the usage differs (every key, with its value; ``None`` when none was sent)."""
+    return [] if got.get("usage") == want.get("usage") else [(got.get("usage"), want.get("usage"))]

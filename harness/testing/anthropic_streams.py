@@ -1,0 +1,128 @@
+"""Hypothesis strategies for Anthropic Messages streams: neutral turns and the plans that write them.
+
+:func:`turns` draws every block type in any order (unicode and empty text,
+0 to 12 calls, zero-argument calls, opaque values with any character a JSON
+string carries on the wire), :func:`plans` how one turn is streamed (values
+cut into pieces anywhere, empty pieces included, a signature over several
+deltas; pings anywhere; the data-only form; the SSE framings of
+:data:`framings`), and with ``interleaved`` the deltas of several open blocks
+mixed, as gateways send them. :func:`harness.wire.anthropic_events.turn_body`
+writes the pair as a body.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import strategies as st
+
+from harness.wire.anthropic_events import STREAMED, Plan, in_order
+from harness.wire.sse import Framing
+
+STOP_REASONS = ("end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal")
+_ID = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_NAME = _ID + "_-"
+
+# Any Unicode scalar value (the wire is UTF-8 JSON: control characters travel escaped, surrogates not at all).
+any_text = st.text(max_size=12)
+# Signatures and redacted data are base64 in practice; an opaque value is opaque, so any character is drawn too.
+opaque = st.one_of(st.text(_ID + "+/=", max_size=40), st.text(max_size=16))
+_scalar = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+                    any_text)
+_json_object = st.dictionaries(st.text(max_size=6), st.recursive(
+    _scalar, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=5), max_size=3)
+# A call's arguments as the model streams them: a JSON object's text, or "" for a call without arguments.
+arguments = st.one_of(st.just(""), st.builds(json.dumps, _json_object),
+                      st.builds(lambda v: json.dumps(v, ensure_ascii=False), _json_object))
+
+text_blocks = st.builds(lambda t: {"type": "text", "text": t}, any_text)
+reasoning_blocks = st.builds(lambda t, s: {"type": "reasoning", "text": t, "signature": s}, any_text, opaque)
+redacted_blocks = st.builds(lambda d: {"type": "redacted_reasoning", "data": d}, opaque)
+
+usages = st.one_of(st.none(), st.fixed_dictionaries(
+    {"input_tokens": st.integers(0, 200_000), "output_tokens": st.integers(0, 64_000)},
+    optional={"cache_creation_input_tokens": st.integers(0, 10_000),
+              "cache_read_input_tokens": st.integers(0, 10_000),
+              "server_tool_use": st.fixed_dictionaries({"web_search_requests": st.integers(0, 5)})}))
+
+framings = st.builds(Framing, space=st.booleans(), line_end=st.sampled_from(["\n", "\r\n", "\r"]),
+                     keep_alive=st.booleans())
+
+
+@st.composite
+def calls(draw, count: int) -> list[dict]:
+    """``count`` calls with distinct ``toolu_`` ids."""
+    ids = draw(st.lists(st.text(_ID, min_size=1, max_size=24), min_size=count, max_size=count, unique=True))
+    return [{"type": "tool_call", "id": f"toolu_{cid}", "name": draw(st.text(_NAME, min_size=1, max_size=12)),
+             "arguments": draw(arguments)} for cid in ids]
+
+
+@st.composite
+def turns(draw, max_calls: int = 12, max_others: int = 6) -> dict:
+    """A neutral turn: every block type, in any order, 0 to ``max_calls`` calls."""
+    others = draw(st.lists(st.one_of(text_blocks, reasoning_blocks, redacted_blocks), max_size=max_others))
+    called = draw(calls(draw(st.integers(0, max_calls))))
+    # A shuffled multiset of sources keeps each source's own order and mixes them anywhere.
+    order = draw(st.permutations([0] * len(others) + [1] * len(called)))
+    sources = [iter(others), iter(called)]
+    return {"blocks": [next(sources[k]) for k in order], "stop_reason": draw(st.sampled_from((*STOP_REASONS, None))),
+            "usage": draw(usages)}
+
+
+@st.composite
+def pieces_of(draw, value: str, always: bool = False) -> list[str]:
+    """``value`` cut at any characters, empty pieces included; ``""`` as no piece or empty ones (one at least if ``always``)."""
+    cuts = sorted(draw(st.lists(st.integers(0, len(value)), max_size=4)))
+    bounds = [0, *cuts, len(value)]
+    pieces = [value[a:b] for a, b in zip(bounds, bounds[1:])]
+    if not value:
+        pieces = pieces[: draw(st.integers(1 if always else 0, len(pieces)))]
+    return pieces
+
+
+@st.composite
+def block_pieces(draw, block: dict) -> tuple:
+    """The deltas of one block: each streamed value's pieces, in the order Anthropic sends the values."""
+    return tuple((kind, piece) for kind, key in STREAMED[block["type"]]
+                 for piece in draw(pieces_of(block[key], always=kind == "arguments")))
+
+
+@st.composite
+def interleavings(draw, pieces: tuple) -> tuple:
+    """Block events of several open blocks mixed: each block's start, deltas and stop in order, the blocks' in any."""
+    own = [[("start", i), *(("delta", i) for _ in p), ("stop", i)] for i, p in enumerate(pieces)]
+    order = draw(st.permutations([i for i, steps in enumerate(own) for _ in steps]))
+    taken = [0] * len(own)
+    steps = []
+    for i in order:
+        steps.append(own[i][taken[i]])
+        taken[i] += 1
+    return tuple(steps)
+
+
+@st.composite
+def start_usages(draw, usage: dict | None) -> dict | None:
+    """What ``message_start`` carries of ``usage``: some of its keys, some with a value ``message_delta`` then updates."""
+    if usage is None:
+        return None
+    keys = draw(st.lists(st.sampled_from(sorted(usage)), unique=True)) if usage else []
+    return {key: draw(st.sampled_from([usage[key], 0, 1])) for key in keys}
+
+
+@st.composite
+def plans(draw, turn: dict, interleaved: bool = False) -> Plan:
+    """How ``turn`` is streamed: pieces, pings, usage split, data-only form and framing; ``interleaved`` mixes blocks."""
+    pieces = tuple(draw(block_pieces(b)) for b in turn["blocks"])
+    steps = draw(interleavings(pieces)) if interleaved else in_order(pieces)
+    events = len(steps) + 3
+    return Plan(pieces=pieces, steps=steps, start_usage=draw(start_usages(turn["usage"])),
+                pings=tuple(draw(st.lists(st.integers(0, events), max_size=3))), named=draw(st.booleans()),
+                framing=draw(framings))
+
+
+@st.composite
+def streamed_turns(draw, max_calls: int = 12, interleaved: bool = False) -> tuple[dict, Plan]:
+    """A turn and a plan that streams it."""
+    turn = draw(turns(max_calls))
+    return turn, draw(plans(turn, interleaved))

@@ -11,8 +11,8 @@ Rule: ``serialize_message({"role": "user", "content": str, "tool_results":
 as blocks: one ``tool_result`` per result, first, in the results' order,
 each with ``tool_use_id`` the call id and the result's text as its
 ``content`` (a string, or text blocks joining to it); then one ``text``
-block with the message's text when it is non-empty, and none when it is
-empty. Without results the text may also be the string form. The neutral
+block with the message's text when it is not blank, and none when it is
+empty or only whitespace (Anthropic refuses both in a text block). Without results the text may also be the string form. The neutral
 message is left as it was.
 
 Level: wire (Anthropic answers a result that does not open the message, and
@@ -30,7 +30,7 @@ from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json, shown
 from harness.testing import content_text
-from harness.testing.anthropic_history import content_blocks, texts
+from harness.testing.anthropic_history import blank, content_blocks, texts
 from harness.under_test.invoke import valid
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
@@ -73,8 +73,13 @@ def test_results_open_the_message_then_its_text(messages, message):
         f"the results carry {shown(contents)}, but the tools returned {shown([r['content'] for r in results])}"
         f"{shown_io}")
     rest = blocks[len(results):]
-    want_rest = [{"type": "text", "text": message["content"]}] if message["content"] else []
-    assert [b for b in rest if not (isinstance(b, dict) and b.get("type") == "text" and b.get("text") == "")] \
-        == want_rest, f"after the results should come {shown(want_rest)}, came {shown(rest)}{shown_io}"
-    assert not any(isinstance(b, dict) and b.get("type") == "text" and b.get("text") == "" for b in blocks), (
-        f"an empty text block was written: Anthropic refuses it{shown_io}")
+    want_rest = [] if blank(message["content"]) else [{"type": "text", "text": message["content"]}]
+    assert [b for b in rest if not _blank_text(b)] == want_rest, (
+        f"after the results should come {shown(want_rest)}, came {shown(rest)}{shown_io}")
+    assert not any(_blank_text(b) for b in blocks), (
+        f"a blank text block (empty or only whitespace) was written: Anthropic refuses it{shown_io}")
+
+
+def _blank_text(block: object) -> bool:
+    return isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str) \
+        and blank(block["text"])

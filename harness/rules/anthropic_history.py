@@ -14,7 +14,7 @@ The rules, by the Messages documentation:
   ``system`` field, never a message. The first message is a user's, and the
   roles alternate.
 - Content is non-empty (a string or a list of blocks), except in a final
-  assistant message; text blocks are non-empty, in tool results too;
+  assistant message; text blocks are not blank (empty or only whitespace), in tool results too;
   ``redacted_thinking`` carries its ``data``.
 - Every ``tool_use`` of an assistant message is answered by a ``tool_result``
   with its ``tool_use_id`` in the very next message, among the results that
@@ -31,7 +31,7 @@ The rules, by the Messages documentation:
   the last), with thinking enabled the thinking and redacted_thinking blocks
   of the latest assistant message come back as they were sent: each one's
   text and signature (or data) byte for byte, in the same order, each with
-  the same number of other blocks before it (empty text blocks, which cannot
+  the same number of other blocks before it (blank text blocks, which cannot
   be sent back, are not counted). Omitting them is allowed in a finished
   turn, never in the open one. With ``every_turn`` (newer models, a
   provider-level rule) each earlier assistant message is held to the same,
@@ -69,6 +69,7 @@ ALTERNATE_TEXT = ('messages: roles must alternate between "user" and "assistant"
                   'but found multiple "{role}" roles in a row')
 EMPTY_CONTENT_TEXT = "{path}: all messages must have non-empty content except for the optional final assistant message"
 EMPTY_TEXT_TEXT = "messages: text content blocks must be non-empty"
+BLANK_TEXT_TEXT = "messages: text content blocks must contain non-whitespace text"
 REDACTED_DATA_TEXT = "{path}.redacted_thinking.data: Field required"
 UNANSWERED_TEXT = ("{path}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
                    "Each `tool_use` block must have a corresponding `tool_result` block in the next message.")
@@ -192,8 +193,10 @@ def _content(messages: list[dict], n: int) -> list[Refusal]:
             continue
         inner = block.get("content") if block.get("type") == "tool_result" else None
         texts = [block] + [b for b in inner if isinstance(b, dict)] if isinstance(inner, list) else [block]
-        if any(b.get("type") == "text" and b.get("text") == "" for b in texts):
-            found.append(Refusal(TEXT_NON_EMPTY, path, EMPTY_TEXT_TEXT))
+        blank = [b.get("text") for b in texts if b.get("type") == "text" and isinstance(b.get("text"), str)
+                 and not b.get("text").strip()]
+        if blank:
+            found.append(Refusal(TEXT_NON_EMPTY, path, EMPTY_TEXT_TEXT if "" in blank else BLANK_TEXT_TEXT))
         if block.get("type") == "redacted_thinking" and block.get("data") is None:
             found.append(Refusal(REDACTED_DATA, f"{path}.redacted_thinking.data", REDACTED_DATA_TEXT.format(path=path)))
     return found
@@ -246,7 +249,7 @@ def _thinking_switch(body: dict, messages: list[dict]) -> list[Refusal]:
 def _placed_thinking(blocks: list) -> list[tuple[int, dict, int]]:
     """Each thinking or redacted_thinking block with its index and how many other blocks precede it.
 
-    Empty text blocks are not counted: the wire refuses them, so they never come back.
+    Blank text blocks (empty or only whitespace) are not counted: the wire refuses them, so they never come back.
     """
     placed, others = [], 0
     for m, block in enumerate(blocks):
@@ -254,7 +257,7 @@ def _placed_thinking(blocks: list) -> list[tuple[int, dict, int]]:
             others += 1
         elif block.get("type") in THINKING_TYPES:
             placed.append((m, block, others))
-        elif not (block.get("type") == "text" and block.get("text") in ("", None)):
+        elif not (block.get("type") == "text" and not (block.get("text") or "").strip()):
             others += 1
     return placed
 

@@ -30,9 +30,13 @@ _base64 = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 # Opaque values as the provider sends them (base64) or as any JSON string could carry them; never empty.
 opaque_values = _base64 | st.text(min_size=1, max_size=24)
 texts = st.text(max_size=20) | st.sampled_from(["", " ", "\n", "\u00a0"])
-_json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+# Integers a JSON number carries exactly everywhere (RFC 8259, section 6: within IEEE 754 doubles).
+_exact_integers = st.integers(-(2**53) + 1, 2**53 - 1)
+_json_values = st.recursive(st.none() | st.booleans() | _exact_integers | st.text(max_size=6),
                             lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=4), inner,
                                                                                           max_size=2), max_leaves=4)
+# What a user asks: never blank (a blank question is a text block Anthropic refuses).
+_questions = st.text(min_size=1, max_size=20).filter(lambda t: not blank(t))
 _spacings = st.sampled_from([(",", ":"), (", ", ": "), (",\n", " : ")])
 
 
@@ -74,7 +78,12 @@ def turns(draw, thinking: bool = True, min_calls: int = 0, max_calls: int = 4, f
     kinds = st.one_of(text_blocks(), reasoning_blocks(), redacted_blocks()) if thinking else text_blocks()
     others = draw(st.lists(kinds, max_size=4))
     blocks = [draw(st.one_of(reasoning_blocks(), redacted_blocks()))] if thinking else []
-    blocks += draw(st.permutations(calls + others))
+    mixed = draw(st.permutations(calls + others))
+    # The provider's text comes before the turn's first tool use (a tool use closes the turn's speech); only
+    # thinking interleaves with the calls.
+    first = next((k for k, b in enumerate(mixed) if b["type"] == "tool_call"), len(mixed))
+    late = mixed[first:]
+    blocks += mixed[:first] + [b for b in late if b["type"] == "text"] + [b for b in late if b["type"] != "text"]
     if not any(expected_block(b) for b in blocks):
         blocks.append({"type": "text", "text": draw(st.text(min_size=1, max_size=8))})
     return {"blocks": blocks, "stop_reason": "tool_use" if calls else "end_turn", "usage": None}
@@ -107,14 +116,19 @@ def persisted_rounds(draw, min_turns: int = 1, max_turns: int = 2) -> list[dict]
             calls = calls_of(turn)
             first_id += len(calls)
             results = [{"tool_call_id": c["id"], "content": draw(texts)} for c in draw(st.permutations(calls))]
-            events.append({"input": draw(st.text(min_size=1, max_size=20)) if k == 0 else None,
+            events.append({"input": draw(_questions) if k == 0 else None,
                            "blocks": turn["blocks"], "tool_results": results, "timestamp": stamp})
     return events
 
 
+def blank(text: str) -> bool:
+    """Text Anthropic refuses in a text block: empty, or only whitespace."""
+    return not text.strip()
+
+
 def expected_block(block: dict) -> dict | None:
-    """The wire block a correct serializer writes for a neutral block; None for an empty text block."""
-    if block["type"] == "text" and block["text"] == "":
+    """The wire block a correct serializer writes for a neutral block; None for a blank text block."""
+    if block["type"] == "text" and blank(block["text"]):
         return None
     wire = wire_block(block)
     if block["type"] == "tool_call":
@@ -123,7 +137,7 @@ def expected_block(block: dict) -> dict | None:
 
 
 def wire_message(turn_or_blocks: dict | list) -> dict:
-    """The assistant wire message for a turn (or its blocks): every block in order, empty text left out."""
+    """The assistant wire message for a turn (or its blocks): every block in order, blank text left out."""
     blocks = turn_or_blocks["blocks"] if isinstance(turn_or_blocks, dict) else turn_or_blocks
     return {"role": "assistant", "content": [w for w in map(expected_block, blocks) if w is not None]}
 
@@ -178,7 +192,7 @@ def block_changes(got: object, want: list[dict]) -> dict[str, str]:
     text and signature, byte for byte, in order; ``redacted``: each data;
     ``calls``: each tool_use's id and name; ``input``: each tool_use's input as
     a JSON value (by id); ``text``: the non-empty texts in order; ``empty``: a
-    text block with no text.
+    text block that is blank (empty or only whitespace: Anthropic refuses both).
     """
     got = got if isinstance(got, list) else []
     changes = {}
@@ -187,7 +201,8 @@ def block_changes(got: object, want: list[dict]) -> dict[str, str]:
         "thinking": (_of(got, "thinking", "thinking", "signature"), _of(want, "thinking", "thinking", "signature")),
         "redacted": (_of(got, "redacted_thinking", "data"), _of(want, "redacted_thinking", "data")),
         "calls": (_of(got, "tool_use", "id", "name"), _of(want, "tool_use", "id", "name")),
-        "text": ([t for (t,) in _of(got, "text", "text") if t != ""], [t for (t,) in _of(want, "text", "text")]),
+        "text": ([t for (t,) in _of(got, "text", "text") if not _blank_value(t)],
+                 [t for (t,) in _of(want, "text", "text")]),
     }
     for rule, (g, w) in pairs.items():
         if g != w:
@@ -197,9 +212,13 @@ def block_changes(got: object, want: list[dict]) -> dict[str, str]:
              _of(want, "tool_use", "id", "input") if i in inputs and not _same_input(inputs[i], v)]
     if wrong:
         changes["input"] = "; ".join(wrong)
-    if any(t == "" for (t,) in _of(got, "text", "text")):
-        changes["empty"] = f"an empty text block in {shown([b.get('type') for b in got if isinstance(b, dict)])}"
+    if any(_blank_value(t) for (t,) in _of(got, "text", "text")):
+        changes["empty"] = f"a blank text block (empty or only whitespace) in {shown([b.get('type') for b in got if isinstance(b, dict)])}"
     return changes
+
+
+def _blank_value(text: object) -> bool:
+    return isinstance(text, str) and blank(text)
 
 
 def _same_input(got: object, want: dict) -> bool:

@@ -15,7 +15,8 @@ import json
 def _block(block: dict) -> dict | None:
     kind = block.get("type")
     if kind == "text":
-        return {"type": "text", "text": block["text"]} if block.get("text") else None  # Anthropic refuses empty text
+        # Anthropic refuses a text block that is empty or only whitespace.
+        return {"type": "text", "text": block["text"]} if (block.get("text") or "").strip() else None
     if kind == "reasoning":
         return {"type": "thinking", "thinking": block["text"], "signature": block.get("signature") or ""}
     if kind == "redacted_reasoning":
@@ -49,7 +50,7 @@ def serialize_message(message: dict) -> dict:
             {"type": "tool_result", "tool_use_id": result["tool_call_id"], "content": result.get("content") or ""}
             for result in message.get("tool_results") or ()
         ]
-        if message.get("content"):
+        if (message.get("content") or "").strip():
             content.append({"type": "text", "text": message["content"]})
         return {"role": "user", "content": content}
     raise ValueError(f"message role {role!r}: a Messages history holds only user and assistant messages")

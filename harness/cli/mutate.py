@@ -151,6 +151,10 @@ def _setup(catalogue: Catalogue, path: Path, o: Options, children: Children):
         return project, CommandExecutor(children, catalogue.runner), None
     if o.adapter is None:
         return Project.bundled(), ContractsExecutor(children), None
+    if catalogue.root is None and o.adapter.startswith(f"{harness.__name__}."):
+        # A bundled reference of another format (harness.reference:anthropic_adapter): its known bugs
+        # patch the installed package, like the default catalogue's.
+        return Project.bundled(), ContractsExecutor(children, adapter=o.adapter, bundled=True), _named(catalogue.mutants)
     root = catalogue.root or path.resolve().parent
     try:
         project = Project.git_tracked(root)

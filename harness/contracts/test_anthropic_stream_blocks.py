@@ -1,7 +1,7 @@
 """Contract: a Messages stream decodes to the turn it streamed, however its values are cut into deltas.
 
-Incident: `messages-signature-delta`, `messages-redacted-thinking` and
-`messages-zero-argument-tool`: streaming decoders that dropped or overwrote
+Incident: `anthropic-signature-delta`, `anthropic-redacted-thinking` and
+`anthropic-zero-argument-tool`: streaming decoders that dropped or overwrote
 signature pieces, dropped redacted_thinking blocks or turned them into empty
 text, and lost calls that streamed only ``""``.
 

@@ -70,7 +70,9 @@ class ContractsExecutor:
 
     ``adapter`` None: the project is the bundled package and the adapter its
     reference. Otherwise ``adapter`` is a ``module:attribute`` spec inside the
-    project, and the contracts are the installed harness's.
+    project, and the contracts are the installed harness's; with ``bundled``,
+    it is a reference of another format inside the bundled package, which is
+    the project, as for the default reference.
     """
 
     def __init__(
@@ -80,12 +82,14 @@ class ContractsExecutor:
         adapter: str | None = None,
         mode: str = "auto",
         shrink: bool = False,
+        bundled: bool = False,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         self.children = children
         self.profile = hypothesis_profile
         self.adapter = adapter
+        self.bundled = bundled or adapter is None  # the project is the bundled package
         self.mode = mode
         self.shrink = shrink  # False: mutant runs skip Hypothesis's shrinking (the verdict needs no minimal example)
         self.project: Project | None = None
@@ -101,10 +105,10 @@ class ContractsExecutor:
     # ------------------------------------------------------------ set-up, once per run
 
     def _code_dirs(self) -> list[str]:
-        return ["harness/reference"] if self.adapter is None else ["."]
+        return ["harness/reference"] if self.bundled else ["."]
 
     def _preload(self) -> list[str]:
-        if self.adapter is None:
+        if self.bundled:
             return ["harness.reference"]
         return [self.adapter.partition(":")[0].split(".")[0]]
 
@@ -120,14 +124,14 @@ class ContractsExecutor:
             destination = self.copy_root / relative
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(project.root / relative, destination)
-        contracts_dir = self.copy_root / "harness" / "contracts" if self.adapter is None else INSTALLED_CONTRACTS
+        contracts_dir = self.copy_root / "harness" / "contracts" if self.bundled else INSTALLED_CONTRACTS
         spec = {
             "root": str(self.copy_root),
             "run_dir": str(self.run_dir),
             "code_dirs": [str((self.copy_root / d).resolve()) for d in self._code_dirs()],
             "preload": self._preload(),
             "shrink": self.shrink,
-            "shadow_check": {"harness": "the bundled package"} if self.adapter is None
+            "shadow_check": {"harness": "the bundled package"} if self.bundled
             else {self.adapter.partition(":")[0]: "the team's project"},
             "pytest_args": [*collection_targets(contracts_dir, contracts), "--rootdir", str(contracts_dir), "-s",
                             *contract_args(self.profile, self.adapter)],

@@ -22,11 +22,31 @@ def _check(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     )
 
 
-def test_reference_passes_every_contract():
+def _not_applicable(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if line.strip().startswith("NOT APPLICABLE")]
+
+
+def test_reference_passes_every_contract_of_its_format():
     run = _check()
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.startswith("adapter under test: reference"), run.stdout[:500]
-    assert " 0 failed" in run.stdout and "not applicable" not in run.stdout
+    assert run.stdout.startswith("adapter under test: reference (harness.reference:adapter) format: chat"), \
+        run.stdout[:500]
+    assert " 0 failed" in run.stdout
+    other = _not_applicable(run.stdout)
+    assert other and all("test_anthropic_" in line for line in other), "\n".join(other[:20])
+
+
+def test_the_anthropic_reference_passes_the_anthropic_contracts_and_no_chat_one_applies():
+    # The README's command for the second format.
+    run = _check("--adapter", "harness.reference:anthropic_adapter")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.startswith("adapter under test: reference-anthropic (harness.reference:anthropic_adapter) "
+                                 "format: anthropic"), run.stdout[:500]
+    lines = run.stdout.splitlines()
+    passed = [line for line in lines if line.strip().startswith("PASSED")]
+    assert len(passed) >= 20 and all("test_anthropic_" in line for line in passed), "\n".join(passed[:20])
+    assert all("test_anthropic_" not in line for line in _not_applicable(run.stdout))
+    assert " 0 failed" in lines[-1], lines[-1]
 
 
 def test_codec_only_adapter_reports_kernel_contracts_not_applicable():

@@ -37,12 +37,12 @@ import pytest
 from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json, shown
+from harness.contracts.anthropic_blocks_kept import assert_blocks_kept
 from harness.rules.anthropic_history import refusals
 from harness.testing import anthropic_persisted_rounds, anthropic_wire_message, content_text
 from harness.testing.anthropic_history import (
     INTERLEAVED_ANSWER,
     INTERLEAVED_TURN,
-    block_changes,
     calls_of,
     content_blocks,
 )
@@ -83,15 +83,8 @@ def test_each_round_renders_as_received(kernel, events):
         f"{len(assistants)} assistant messages rendered from {len(events)} rounds, expected one per round; "
         f"{clip_json(messages, 1500)}")
     for n, (message, event) in enumerate(zip(assistants, events)):
-        changes = block_changes(content_blocks(message), anthropic_wire_message(event["blocks"])["content"])
-        where = f"round {n + 1}: rendered {clip_json(message, 1000)}"
-        assert "order" not in changes, f"the blocks' types in order are {changes.get('order')}; {where}"
-        assert "thinking" not in changes, f"thinking (text, signature) {changes.get('thinking')}; {where}"
-        assert "redacted" not in changes, f"redacted_thinking data {changes.get('redacted')}; {where}"
-        assert "calls" not in changes, f"tool_use (id, name) {changes.get('calls')}; {where}"
-        assert "input" not in changes, f"tool_use input {changes.get('input')}; {where}"
-        assert "text" not in changes, f"the texts are {changes.get('text')}; {where}"
-        assert "empty" not in changes, f"{changes.get('empty')}: Anthropic refuses empty text; {where}"
+        assert_blocks_kept(content_blocks(message), anthropic_wire_message(event["blocks"])["content"],
+                           f"round {n + 1}: rendered {clip_json(message, 1000)}")
 
 
 @given(events=anthropic_persisted_rounds())

@@ -27,10 +27,11 @@ import pytest
 from hypothesis import example, given
 
 from harness.clip import clip_json
+from harness.contracts.anthropic_blocks_kept import assert_blocks_kept
 from harness.contracts.anthropic_rounds import PINNED, as_sent, run
 from harness.rules.anthropic_history import refusals
 from harness.testing import anthropic_tool_loops, anthropic_wire_message
-from harness.testing.anthropic_history import block_changes, content_blocks
+from harness.testing.anthropic_history import content_blocks
 from harness.under_test.invoke import valid
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
@@ -49,13 +50,7 @@ def test_the_whole_history_path_keeps_every_block(kernel, memory, loop):
     assert len(assistants) == len(loop), (
         f"{len(assistants)} assistant messages came through for {len(loop)} rounds: {clip_json(messages, 1500)}")
     for n, (message, turn) in enumerate(zip(assistants, loop), 1):
-        changes = block_changes(content_blocks(message), anthropic_wire_message(turn)["content"])
-        where = f"round {n} after store, load, render and trim: {clip_json(message, 1200)}"
-        assert "order" not in changes, f"the blocks' types in order are {changes.get('order')}; {where}"
-        assert "thinking" not in changes, f"thinking (text, signature) {changes.get('thinking')}; {where}"
-        assert "redacted" not in changes, f"redacted_thinking data {changes.get('redacted')}; {where}"
-        assert "calls" not in changes, f"tool_use (id, name) {changes.get('calls')}; {where}"
-        assert "input" not in changes, f"tool_use input {changes.get('input')}; {where}"
-        assert "text" not in changes, f"the texts are {changes.get('text')}; {where}"
+        assert_blocks_kept(content_blocks(message), anthropic_wire_message(turn)["content"],
+                           f"round {n} after store, load, render and trim: {clip_json(message, 1200)}")
     refused = refusals(as_sent({"messages": messages}, loop), sent=loop)
     assert not refused, f"Anthropic would refuse the replayed history: {[r.message for r in refused]}"

@@ -36,10 +36,11 @@ import pytest
 from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json, shown
+from harness.contracts.anthropic_blocks_kept import assert_blocks_kept
 from harness.contracts.anthropic_rounds import PINNED, QUESTION, as_sent, run
 from harness.rules.anthropic_history import refusals
 from harness.testing import anthropic_tool_loops, anthropic_wire_message, content_text
-from harness.testing.anthropic_history import block_changes, calls_of, content_blocks
+from harness.testing.anthropic_history import calls_of, content_blocks
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
 
@@ -67,14 +68,7 @@ def test_the_next_request_carries_the_blocks_as_received(kernel, loop):
         assistant = messages[-2] if len(messages) >= 2 else {}
         assert assistant.get("role") == "assistant", (
             f"the message before the results should be the assistant's; {where}")
-        changes = block_changes(content_blocks(assistant), anthropic_wire_message(turn)["content"])
-        assert "order" not in changes, f"the blocks' types in order are {changes.get('order')}; {where}"
-        assert "thinking" not in changes, f"thinking (text, signature) {changes.get('thinking')}; {where}"
-        assert "redacted" not in changes, f"redacted_thinking data {changes.get('redacted')}; {where}"
-        assert "calls" not in changes, f"tool_use (id, name) {changes.get('calls')}; {where}"
-        assert "input" not in changes, f"tool_use input {changes.get('input')}; {where}"
-        assert "text" not in changes, f"the texts are {changes.get('text')}; {where}"
-        assert "empty" not in changes, f"{changes.get('empty')}: Anthropic refuses empty text; {where}"
+        assert_blocks_kept(content_blocks(assistant), anthropic_wire_message(turn)["content"], where)
 
 
 @given(loop=_loops)

@@ -17,6 +17,7 @@ from harness.report.digest import digest
 from harness.report.files import REPORT_FILES, write_reports
 from harness.report.junit import xml_safe
 from harness.report.markdown import render_markdown
+from harness.report.model import needs_attention
 from harness.report.stryker_json import build_report
 
 SCHEMA = json.loads(
@@ -252,6 +253,18 @@ def test_all_killed_needs_no_attention(results: list[MutantResult]) -> None:
     text = markdown(results[:1])
     assert "Known bugs: 1/1 killed" in text
     assert "Needs attention" not in text
+
+
+def test_the_sarif_file_puts_each_mutant_to_act_on_at_its_line(paths: dict[str, Path]) -> None:
+    from sarif_check import assert_uploadable
+
+    report = json.loads(paths["json"].read_text(encoding="utf-8"))
+    act_on = [(f, m) for f, entry in report["files"].items() for m in entry["mutants"] if needs_attention(m)]
+    found = assert_uploadable(json.loads(paths["sarif"].read_text(encoding="utf-8")))
+    assert act_on, "the sample run has no mutant to act on, so this test would check nothing"
+    assert [(r["properties"]["name"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+             r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in found] == [
+        (m["id"], f, m["location"]["start"]["line"]) for f, m in act_on]
 
 
 def test_every_file_of_a_known_bug_run_including_the_viewer_page(paths: dict[str, Path]) -> None:

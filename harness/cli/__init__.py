@@ -46,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a usage error unless the adapter offers these capabilities",
     )
     check.add_argument("--markdown", metavar="PATH", help="also write the summary as Markdown (a CI job summary)")
+    check.add_argument("--sarif", metavar="PATH", help="also write the failing contracts as SARIF 2.1.0 (code scanning)")
     check.add_argument("-v", "--verbose", action="store_true", help="show every contract's message")
 
     for name, help_text in (
@@ -137,6 +138,7 @@ def _run(args: argparse.Namespace) -> int:
                 seed=args.hypothesis_seed,
                 require=args.require,
                 markdown=args.markdown,
+                sarif=args.sarif,
             )
         )
     if args.command in ("mutate", "gate"):

@@ -26,6 +26,7 @@ from harness.report.junit import write_junit
 from harness.report.ordering import problems
 from harness.report.results_console import counts_line, summary_lines
 from harness.report.results_markdown import render_markdown
+from harness.report.sarif import program_source, write_sarif
 
 __all__ = ["CheckOptions", "run_check"]
 JUNIT_SUITE = "pytest"  # the name pytest's junitxml gave the suite, which CI dashboards may key on
@@ -40,14 +41,23 @@ def _adapter_source(adapter) -> tuple[str, int] | None:
         return None
 
 
-def _annotated(results: list[Result], adapter) -> list[Result]:
-    """The failing contracts, each on the adapter's line that raised or else on its class, relative to the workspace."""
-    fallback = _adapter_source(adapter) if adapter is not None else None
+def _annotated(results: list[Result], adapter, options: CheckOptions) -> list[Result]:
+    """The failing contracts, each on the adapter's line that raised or else on its class (a bridge: its program)."""
+    if options.adapter_cmd:
+        fallback = program_source(options.adapter_cmd)
+    else:
+        fallback = _adapter_source(adapter) if adapter is not None else None
     placed = []
     for result in problems(results):
         where = result.location or fallback
         placed.append(replace(result, location=(ci_annotations.relative(where[0]), where[1]) if where else None))
     return placed
+
+
+def _command(options: CheckOptions) -> str:
+    """The command line of this run, as SARIF's invocation names it."""
+    target = f"--adapter-cmd {options.adapter_cmd!r}" if options.adapter_cmd else f"--adapter {options.adapter or 'reference'}"
+    return f"harness check {target}"
 
 
 def _markdown(results: list[Result], header: list[str]) -> str:
@@ -97,12 +107,14 @@ def run_check(options: CheckOptions) -> int:
     for line in summary_lines(results, "contracts", by_capability=True):
         say(line)
     if ci_annotations.enabled():
-        for line in ci_annotations.annotations(_annotated(results, session.adapter), "failing contracts"):
+        for line in ci_annotations.annotations(_annotated(results, session.adapter, options), "failing contracts"):
             say(line)
         ci_annotations.add_step_summary(_markdown(results, session.header))
     say(counts_line(results))
     if options.markdown:
         Path(options.markdown).write_text(_markdown(results, session.header), encoding="utf-8")
+    if options.sarif:
+        write_sarif(_annotated(results, session.adapter, options), options.sarif, _command(options))
     if any(r.is_problem for r in results):
         return exit_codes.CONTRACTS_FAILED
     if not any(r.status == PASSED for r in results):

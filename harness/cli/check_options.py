@@ -26,6 +26,7 @@ class CheckOptions:
     require: list[str] = field(default_factory=list)
     select: list[str] = field(default_factory=list)  # contract modules; empty: all
     markdown: str | None = None  # write the summary as Markdown here (a CI job summary)
+    sarif: str | None = None  # write the failing contracts as SARIF here (code scanning)
 
     def pytest_args(self) -> list[str]:
         targets = [str(CONTRACTS_DIR / s) for s in self.select] or [str(CONTRACTS_DIR)]

@@ -49,6 +49,7 @@ def add_subcommands(sub) -> None:
                        help="how long one run of the agent may take (default: 60)")
     probe.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
     probe.add_argument("--markdown", metavar="PATH", help="also write the report as Markdown")
+    probe.add_argument("--sarif", metavar="PATH", help="also write the failing checks as SARIF 2.1.0 (code scanning)")
     probe.add_argument("-v", "--verbose", action="store_true", help="show the agent's output of failed runs")
 
     record = sub.add_parser("record", help="record a provider's answers to a cassette (vcrpy YAML, no credentials)")

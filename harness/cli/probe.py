@@ -22,6 +22,7 @@ from harness.report.junit import write_junit
 from harness.report.ordering import problems
 from harness.report.results_console import counts_line, result_lines, summary_lines
 from harness.report.results_markdown import render_markdown
+from harness.report.sarif import program_source, write_sarif
 
 JUNIT_SUITE = "harness probe"
 SHOWN_LINES = 10  # of a failing check's findings and excerpts on the terminal; the files hold every one
@@ -112,6 +113,9 @@ def run_probe(args: argparse.Namespace) -> int:
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as out:
             out.write(markdown)
+    if args.sarif:  # a check judges what the agent sent, so it sits at the agent's program
+        write_sarif(problems(results), args.sarif, f"harness probe --agent-cmd {args.agent_cmd!r}",
+                    program_source(args.agent_cmd))
     if any(r.status == FAILED for r in results):
         return exit_codes.CONTRACTS_FAILED
     if not tested(checks):

@@ -71,11 +71,15 @@ def annotations(problems: Sequence[Result], what: str = "failures") -> list[str]
     return lines
 
 
+def workspace() -> Path:
+    """The checkout a CI job runs in (``GITHUB_WORKSPACE``), else the working directory."""
+    return Path(os.environ.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
+
+
 def relative(path: str) -> str:
     """``path`` relative to the workspace when it is inside it, as annotations want it."""
-    workspace = os.environ.get("GITHUB_WORKSPACE") or os.getcwd()
     try:
-        return str(Path(path).resolve().relative_to(Path(workspace).resolve()))
+        return str(Path(path).resolve().relative_to(workspace()))
     except ValueError:
         return path
 

@@ -78,6 +78,19 @@ def test_rule_ids_are_stable_and_every_rule_is_described_once():
     assert rule_id(failed[0]) == "test_x.py::test_y"
 
 
+def test_a_run_that_tested_nothing_is_not_a_successful_execution():
+    log = sarif_log([], "harness check", tested=False)
+    assert assert_uploadable(log) == []
+    assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False, log["runs"][0]["invocations"]
+
+
+def test_a_mutant_rule_is_described_by_its_verdict_not_by_one_mutant():
+    one = Result(name="bug-1", suite="mutants.sse", status=FAILED, kind="survived", title="drops the last piece",
+                 location=("a.py", 1))
+    rules = sarif_log([one], "harness mutate")["runs"][0]["tool"]["driver"]["rules"]
+    assert rules == [{"id": "mutant/survived", "shortDescription": {"text": "survived"}}], rules
+
+
 def test_the_program_of_a_command_is_its_first_file_argument(tmp_path):
     script = tmp_path / "agent.py"
     script.write_text("")

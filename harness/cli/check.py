@@ -114,7 +114,8 @@ def run_check(options: CheckOptions) -> int:
     if options.markdown:
         Path(options.markdown).write_text(_markdown(results, session.header), encoding="utf-8")
     if options.sarif:
-        write_sarif(_annotated(results, session.adapter, options), options.sarif, _command(options))
+        write_sarif(_annotated(results, session.adapter, options), options.sarif, _command(options),
+                    tested=any(r.status == PASSED for r in results))
     if any(r.is_problem for r in results):
         return exit_codes.CONTRACTS_FAILED
     if not any(r.status == PASSED for r in results):

@@ -115,7 +115,7 @@ def run_probe(args: argparse.Namespace) -> int:
             out.write(markdown)
     if args.sarif:  # a check judges what the agent sent, so it sits at the agent's program
         write_sarif(problems(results), args.sarif, f"harness probe --agent-cmd {args.agent_cmd!r}",
-                    program_source(args.agent_cmd))
+                    program_source(args.agent_cmd), tested=tested(checks))
     if any(r.status == FAILED for r in results):
         return exit_codes.CONTRACTS_FAILED
     if not tested(checks):

@@ -31,5 +31,6 @@ def write_reports(report: Report, d: Digest, report_dir: Path) -> dict[str, Path
     paths["html"].write_text(render_html(report, title), encoding="utf-8")
     paths["markdown"].write_text(render_markdown(report, d), encoding="utf-8")
     write_junit(results(report), paths["junit"], JUNIT_SUITE, seconds=wall_seconds(report))
-    write_sarif(results(report), paths["sarif"], "harness nightly" if d.has_mutmut else "harness mutate")
+    write_sarif(results(report), paths["sarif"], "harness nightly" if d.has_mutmut else "harness mutate",
+                tested=bool(results(report)))
     return paths

@@ -51,7 +51,8 @@ def _location(where: Location) -> dict[str, Any]:
 
 
 def _rule(result: Result) -> dict[str, Any]:
-    described = result.title or rule_id(result)
+    # A contract's rule is what it holds; a mutant's rule is its verdict (its title describes that one mutant).
+    described = (result.title if result.level else result.kind) or rule_id(result)
     properties = {k: v for k, v in (("level", result.level), ("capability", result.capability)) if v}
     rule: dict[str, Any] = {"id": rule_id(result), "shortDescription": {"text": described}}
     return rule | ({"properties": properties} if properties else {})
@@ -67,8 +68,12 @@ def program_source(command: str) -> Location | None:
     return (found, 1) if found else None
 
 
-def sarif_log(results: Sequence[Result], command: str, fallback: Location | None = None) -> dict[str, Any]:
-    """The SARIF log of one run of ``command``: one result per problem, in the caller's order (most important first)."""
+def sarif_log(results: Sequence[Result], command: str, fallback: Location | None = None,
+              tested: bool = True) -> dict[str, Any]:
+    """The SARIF log of one run of ``command``: one result per problem, in the caller's order (most important first).
+
+    ``tested``: whether the run tested anything; a run that tested nothing is never a successful execution.
+    """
     problems = [r for r in results if r.is_problem]
     rules: dict[str, int] = {}
     driver_rules: list[dict[str, Any]] = []
@@ -91,15 +96,16 @@ def sarif_log(results: Sequence[Result], command: str, fallback: Location | None
         out.append(entry)
     run = {
         "tool": {"driver": {"name": TOOL, "version": __version__, "rules": driver_rules}},
-        "invocations": [{"commandLine": command, "executionSuccessful": not any(r.status == ERROR for r in problems)}],
+        "invocations": [{"commandLine": command, "executionSuccessful": tested and not any(r.status == ERROR for r in problems)}],
         "originalUriBaseIds": {SRCROOT: {"uri": ci_annotations.workspace().as_uri() + "/"}},
         "results": out,
     }
     return {"$schema": SCHEMA, "version": VERSION, "runs": [run]}
 
 
-def write_sarif(results: Sequence[Result], path: str | Path, command: str, fallback: Location | None = None) -> None:
+def write_sarif(results: Sequence[Result], path: str | Path, command: str, fallback: Location | None = None,
+                tested: bool = True) -> None:
     """Write :func:`sarif_log` to ``path`` (its directory made if missing)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(sarif_log(results, command, fallback), indent=2) + "\n", encoding="utf-8")
+    target.write_text(json.dumps(sarif_log(results, command, fallback, tested), indent=2) + "\n", encoding="utf-8")

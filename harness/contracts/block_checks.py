@@ -19,14 +19,28 @@ def assert_same_turn(got: dict, want: dict, where: str) -> None:
     assert not differs, f"text blocks' texts (k-th text block, got, expected) differ: {shown(differs)}; {where}"
     differs = blocks.texts(got, want, "reasoning")
     assert not differs, f"reasoning blocks' texts (k-th, got, expected) differ: {shown(differs)}; {where}"
-    differs = blocks.opaque_values(got, want, "reasoning")
-    assert not differs, (
-        f"signatures (k-th reasoning block, got, expected) are not the streamed pieces joined byte for byte: "
-        f"{shown(differs)}; {where}")
+    assert_signatures(got, want, where)
     differs = blocks.opaque_values(got, want, "redacted_reasoning")
     assert not differs, (
         f"redacted data (k-th redacted block, got, expected) is not what was streamed, byte for byte: "
         f"{shown(differs)}; {where}")
+    assert_calls(got, want, where)
+    differs = blocks.stop_reason(got, want)
+    assert not differs, f"stop reason (got, expected) differs: {shown(differs)}; {where}"
+    differs = blocks.usage(got, want)
+    assert not differs, f"usage (got, expected) differs: {shown(differs)}; {where}"
+
+
+def assert_signatures(got: dict, want: dict, where: str) -> None:
+    """Each reasoning block's signature is ``want``'s, byte for byte."""
+    differs = blocks.opaque_values(got, want, "reasoning")
+    assert not differs, (
+        f"signatures (k-th reasoning block, got, expected) are not the streamed pieces joined byte for byte: "
+        f"{shown(differs)}; {where}")
+
+
+def assert_calls(got: dict, want: dict, where: str) -> None:
+    """``want``'s calls are there by id, once each, with their names and raw arguments."""
     differs = blocks.call_ids(got, want)
     assert not differs, f"calls by id differ from the calls streamed: {shown(differs)}; {where}"
     differs = blocks.call_fields(got, want, "name")
@@ -35,7 +49,3 @@ def assert_same_turn(got: dict, want: dict, where: str) -> None:
     assert not differs, (
         f"calls' raw arguments (id, got, expected) are not their pieces joined in arrival order: {shown(differs)}; "
         f"{where}")
-    differs = blocks.stop_reason(got, want)
-    assert not differs, f"stop reason (got, expected) differs: {shown(differs)}; {where}"
-    differs = blocks.usage(got, want)
-    assert not differs, f"usage (got, expected) differs: {shown(differs)}; {where}"

@@ -28,6 +28,10 @@ from harness.testing.anthropic_history import (
     wire_history as anthropic_wire_history,
     wire_message as anthropic_wire_message,
 )
+from harness.testing.anthropic_streams import (
+    plans as anthropic_stream_plans,
+    streamed_turns as anthropic_streamed_turns,
+)
 from harness.testing.cassettes import play, replay
 from harness.testing.contracts import AdapterContracts
 from harness.testing.events import event_lists, events as persisted_events
@@ -46,6 +50,8 @@ from harness.wire.sse import Framing, sse
 __all__ = [
     "AdapterContracts",
     "anthropic_persisted_rounds",
+    "anthropic_stream_plans",
+    "anthropic_streamed_turns",
     "anthropic_tool_loops",
     "anthropic_turns",
     "anthropic_wire_history",

@@ -2,12 +2,18 @@
 
 :func:`turns` draws every block type in any order (unicode and empty text,
 0 to 12 calls, zero-argument calls, opaque values with any character a JSON
-string carries on the wire), :func:`plans` how one turn is streamed (values
-cut into pieces anywhere, empty pieces included, a signature over several
-deltas; pings anywhere; the data-only form; the SSE framings of
-:data:`framings`), and with ``interleaved`` the deltas of several open blocks
-mixed, as gateways send them. :func:`harness.wire.anthropic_events.turn_body`
-writes the pair as a body.
+string carries on the wire, every ``stop_reason``), :func:`plans` how one turn
+is streamed. By default a plan makes only the cuts Anthropic itself makes:
+text, thinking and ``partial_json`` cut into pieces anywhere, empty pieces
+included; each signature whole in one ``signature_delta``; pings anywhere;
+named events; usage split between ``message_start`` and ``message_delta``,
+unchanged keys repeated or not; the SSE framings of :data:`framings`. The
+shapes of relays are asked for by name: ``split_signatures`` (a signature cut
+over several deltas), ``named=False`` (the data-only form), ``interleaved``
+(the deltas of several open blocks mixed). :func:`cut_arguments` draws what
+fine-grained tool streaming may leave of a call's JSON.
+:func:`harness.wire.anthropic_events.turn_body` writes a turn and its plan as
+a body.
 """
 
 from __future__ import annotations
@@ -36,6 +42,13 @@ _json_object = st.dictionaries(st.text(max_size=6), st.recursive(
 arguments = st.one_of(st.just(""), st.builds(json.dumps, _json_object),
                       st.builds(lambda v: json.dumps(v, ensure_ascii=False), _json_object))
 
+
+@st.composite
+def cut_arguments(draw) -> str:
+    """What fine-grained tool streaming may leave of a call's JSON: a strict prefix of one, or any text."""
+    whole = draw(st.builds(json.dumps, _json_object).filter(lambda text: len(text) > 2))
+    return draw(st.one_of(st.integers(1, len(whole) - 1).map(lambda n: whole[:n]), st.text(min_size=1, max_size=12)))
+
 text_blocks = st.builds(lambda t: {"type": "text", "text": t}, any_text)
 reasoning_blocks = st.builds(lambda t, s: {"type": "reasoning", "text": t, "signature": s}, any_text, opaque)
 redacted_blocks = st.builds(lambda d: {"type": "redacted_reasoning", "data": d}, opaque)
@@ -51,22 +64,23 @@ framings = st.builds(Framing, space=st.booleans(), line_end=st.sampled_from(["\n
 
 
 @st.composite
-def calls(draw, count: int) -> list[dict]:
-    """``count`` calls with distinct ``toolu_`` ids."""
+def calls(draw, count: int, args: st.SearchStrategy[str] = arguments) -> list[dict]:
+    """``count`` calls with distinct ``toolu_`` ids, their raw arguments drawn from ``args``."""
     ids = draw(st.lists(st.text(_ID, min_size=1, max_size=24), min_size=count, max_size=count, unique=True))
     return [{"type": "tool_call", "id": f"toolu_{cid}", "name": draw(st.text(_NAME, min_size=1, max_size=12)),
-             "arguments": draw(arguments)} for cid in ids]
+             "arguments": draw(args)} for cid in ids]
 
 
 @st.composite
-def turns(draw, max_calls: int = 12, max_others: int = 6) -> dict:
-    """A neutral turn: every block type, in any order, 0 to ``max_calls`` calls."""
+def turns(draw, max_calls: int = 12, max_others: int = 6, min_calls: int = 0,
+          args: st.SearchStrategy[str] = arguments) -> dict:
+    """A neutral turn: every block type, in any order, ``min_calls`` to ``max_calls`` calls."""
     others = draw(st.lists(st.one_of(text_blocks, reasoning_blocks, redacted_blocks), max_size=max_others))
-    called = draw(calls(draw(st.integers(0, max_calls))))
+    called = draw(calls(draw(st.integers(min_calls, max_calls)), args))
     # A shuffled multiset of sources keeps each source's own order and mixes them anywhere.
     order = draw(st.permutations([0] * len(others) + [1] * len(called)))
     sources = [iter(others), iter(called)]
-    return {"blocks": [next(sources[k]) for k in order], "stop_reason": draw(st.sampled_from((*STOP_REASONS, None))),
+    return {"blocks": [next(sources[k]) for k in order], "stop_reason": draw(st.sampled_from(STOP_REASONS)),
             "usage": draw(usages)}
 
 
@@ -82,10 +96,11 @@ def pieces_of(draw, value: str, always: bool = False) -> list[str]:
 
 
 @st.composite
-def block_pieces(draw, block: dict) -> tuple:
-    """The deltas of one block: each streamed value's pieces, in the order Anthropic sends the values."""
+def block_pieces(draw, block: dict, split_signature: bool = False) -> tuple:
+    """The deltas of one block, in the order Anthropic sends its values; a signature whole unless ``split_signature``."""
     return tuple((kind, piece) for kind, key in STREAMED[block["type"]]
-                 for piece in draw(pieces_of(block[key], always=kind == "arguments")))
+                 for piece in (draw(pieces_of(block[key], always=kind == "arguments"))
+                               if kind != "signature" or split_signature else [block[key]] if block[key] else []))
 
 
 @st.composite
@@ -111,18 +126,21 @@ def start_usages(draw, usage: dict | None) -> dict | None:
 
 
 @st.composite
-def plans(draw, turn: dict, interleaved: bool = False) -> Plan:
-    """How ``turn`` is streamed: pieces, pings, usage split, data-only form and framing; ``interleaved`` mixes blocks."""
-    pieces = tuple(draw(block_pieces(b)) for b in turn["blocks"])
+def plans(draw, turn: dict, interleaved: bool = False, split_signatures: bool = False, named: bool = True) -> Plan:
+    """How ``turn`` is streamed: pieces, pings, usage split and framing, with the relay shapes asked for."""
+    pieces = tuple(draw(block_pieces(b, split_signatures)) for b in turn["blocks"])
     steps = draw(interleavings(pieces)) if interleaved else in_order(pieces)
     events = len(steps) + 3
-    return Plan(pieces=pieces, steps=steps, start_usage=draw(start_usages(turn["usage"])),
-                pings=tuple(draw(st.lists(st.integers(0, events), max_size=3))), named=draw(st.booleans()),
+    usage = turn["usage"]
+    return Plan(pieces=pieces, steps=steps, start_usage=draw(start_usages(usage)),
+                repeated_usage=tuple(draw(st.lists(st.sampled_from(sorted(usage)), unique=True))) if usage else (),
+                pings=tuple(draw(st.lists(st.integers(0, events), max_size=3))), named=named,
                 framing=draw(framings))
 
 
 @st.composite
-def streamed_turns(draw, max_calls: int = 12, interleaved: bool = False) -> tuple[dict, Plan]:
-    """A turn and a plan that streams it."""
-    turn = draw(turns(max_calls))
-    return turn, draw(plans(turn, interleaved))
+def streamed_turns(draw, max_calls: int = 12, interleaved: bool = False, split_signatures: bool = False,
+                   named: bool = True, turn: st.SearchStrategy[dict] | None = None) -> tuple[dict, Plan]:
+    """A turn (from ``turn``, default :func:`turns`) and a plan that streams it, with the relay shapes asked for."""
+    drawn = draw(turns(max_calls) if turn is None else turn)
+    return drawn, draw(plans(drawn, interleaved, split_signatures, named))

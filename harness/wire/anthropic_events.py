@@ -9,13 +9,14 @@ empty values: text ``""``, thinking ``""`` and signature ``""``, tool_use with
 ``message_delta`` (``stop_reason`` and usage) and ``message_stop``.
 
 A :class:`Plan` says how: the pieces each block's values are cut into (empty
-pieces are legal; a signature may come over several ``signature_delta``; a
-zero-argument tool streams only ``""``), the order of the block events (blocks
-one after the other, as Anthropic sends them, or deltas of several open blocks
-interleaved, as some gateways do), which usage ``message_start`` carries,
-``ping`` events anywhere, the data-only form (no ``event:`` line: the type is
-in the data), an ``error`` event mid-stream, and a body cut before
-``message_stop``.
+pieces are legal; a zero-argument tool streams only ``""``; Anthropic sends a
+signature in one ``signature_delta``, a re-chunking relay in several), the
+order of the block events (blocks one after the other, as Anthropic sends
+them, or deltas of several open blocks interleaved, as translators do), which
+usage ``message_start`` carries and which unchanged keys ``message_delta``
+repeats, ``ping`` events anywhere, the data-only form of relays (no ``event:``
+line: the type is in the data), an ``error`` event mid-stream, and a body cut
+before ``message_stop``.
 
 :func:`harness.wire.sse.sse_events` frames the events; :func:`events` of the
 same module reads a body back.
@@ -62,6 +63,9 @@ class Plan:
     deltas taken from its pieces in order; None: :func:`in_order`.
     ``start_usage``: the usage ``message_start`` carries (keys of the turn's
     usage, values that ``message_delta`` may then update); None: all of it.
+    ``repeated_usage``: keys ``message_delta`` carries although
+    ``message_start`` already had their value (it always carries the changed
+    ones).
     ``pings``: event positions (0 = before ``message_start``) a ``ping`` goes
     before. ``named``: ``event:`` lines (False: the data-only form).
     ``error``: the event position an ``error`` event takes, the body ending
@@ -72,6 +76,7 @@ class Plan:
     pieces: tuple[tuple[Piece, ...], ...] | None = None
     steps: tuple[Step, ...] | None = None
     start_usage: dict | None = None
+    repeated_usage: tuple[str, ...] = ()
     pings: tuple[int, ...] = ()
     named: bool = True
     error: int | None = None
@@ -98,6 +103,17 @@ def in_order(pieces: Sequence[Sequence[Piece]]) -> tuple[Step, ...]:
                  for step in (("start", index), *(("delta", index) for _ in own), ("stop", index)))
 
 
+def whole_signatures(pieces: Sequence[Sequence[Piece]]) -> tuple[tuple[Piece, ...], ...]:
+    """``pieces`` with each block's signature pieces joined into one, where its first piece was: as Anthropic sends it."""
+    joined = []
+    for own in pieces:
+        signature = "".join(piece for kind, piece in own if kind == "signature")
+        first = next((n for n, (kind, _) in enumerate(own) if kind == "signature"), None)
+        joined.append(tuple(("signature", signature) if n == first else (kind, piece)
+                            for n, (kind, piece) in enumerate(own) if kind != "signature" or n == first))
+    return tuple(joined)
+
+
 def start_block(block: dict) -> dict:
     """The ``content_block`` of ``content_block_start``: the block's type with empty values (redacted: whole)."""
     kind = block["type"]
@@ -118,14 +134,21 @@ def delta_event(index: int, piece: Piece) -> dict:
     return {"type": "content_block_delta", "index": index, "delta": {"type": delta_type, key: value}}
 
 
-def split_usage(usage: dict | None, start: dict | None) -> tuple[dict | None, dict | None]:
-    """``message_start``'s and ``message_delta``'s usage, which merged key by key give ``usage``."""
+def split_usage(usage: dict | None, start: dict | None,
+                repeated: Sequence[str] = ()) -> tuple[dict | None, dict | None]:
+    """``message_start``'s and ``message_delta``'s usage, which merged key by key give ``usage``.
+
+    ``message_delta`` carries every key whose value changed or that
+    ``message_start`` lacks, and the ``repeated`` ones with their unchanged value.
+    """
     if usage is None:
         return None, None
     start = dict(usage) if start is None else dict(start)
-    if not start.keys() <= usage.keys():
-        raise ValueError(f"message_start usage keys {sorted(start)} are not all the turn's {sorted(usage)}")
-    return start, {key: value for key, value in usage.items() if key not in start or start[key] != value}
+    if not start.keys() <= usage.keys() or not set(repeated) <= usage.keys():
+        raise ValueError(f"message_start usage keys {sorted(start)} or repeated keys {sorted(repeated)} are not all "
+                         f"the turn's {sorted(usage)}")
+    return start, {key: value for key, value in usage.items()
+                   if key not in start or start[key] != value or key in repeated}
 
 
 def turn_events(turn: dict, plan: Plan = WHOLE) -> list[dict]:
@@ -135,7 +158,7 @@ def turn_events(turn: dict, plan: Plan = WHOLE) -> list[dict]:
     if len(pieces) != len(blocks):
         raise ValueError(f"the plan cuts {len(pieces)} blocks, the turn has {len(blocks)}")
     steps = plan.steps if plan.steps is not None else in_order(pieces)
-    start_usage, delta_usage = split_usage(turn.get("usage"), plan.start_usage)
+    start_usage, delta_usage = split_usage(turn.get("usage"), plan.start_usage, plan.repeated_usage)
     message = {"id": MESSAGE_ID, "type": "message", "role": "assistant", "model": MODEL, "content": [],
                "stop_reason": None, "stop_sequence": None}
     if start_usage is not None:

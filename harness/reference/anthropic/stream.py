@@ -3,9 +3,10 @@
 Events are read by their type (the ``event:`` line, or the data's own
 ``type`` when a gateway sends data-only events). A delta goes to the block its
 ``index`` names, never to the block opened last. ``ping`` and unknown events
-are skipped; an ``error`` event, a body that ends before ``message_stop`` and
-any event it cannot read fully raise :class:`StreamError` naming the event, so
-an incomplete turn is never returned as if it were complete.
+are skipped; an ``error`` event, a body that ends before ``message_stop``, an
+event of the message before ``message_start`` and any event it cannot read
+fully raise :class:`StreamError` naming the event, so an incomplete turn is
+never returned as if it were complete.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ class _Turn:
         self.blocks: dict[int, OpenBlock] = {}
         self.stop_reason: str | None = None
         self.usage: dict[str, Any] | None = None
+        self.started = False
         self.stopped = False
 
     def merge_usage(self, usage: Any) -> None:
@@ -44,9 +46,16 @@ class _Turn:
         }
 
 
+# The events that belong to a message: none may come before its message_start.
+_OF_THE_MESSAGE = ("content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop")
+
+
 def _apply(turn: _Turn, event: dict) -> None:
     kind = event.get("type")
+    if kind in _OF_THE_MESSAGE and not turn.started:
+        raise BlockError(f"{kind} before message_start")
     if kind == "message_start":
+        turn.started = True
         turn.merge_usage((event.get("message") or {}).get("usage"))
     elif kind == "content_block_start":
         index = event.get("index")

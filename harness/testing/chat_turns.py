@@ -7,7 +7,8 @@ pieces of every value interleaved in any order (calls opened in any order;
 text, reasoning and fragments of several calls, or several of one call, in
 one delta), ``null`` for a text key a delta does not carry, any envelope
 (:data:`harness.testing.streams.envelopes`) and any SSE framing, with or
-without ``[DONE]``. :func:`as_sent` reads a decoded turn in the sent turn's
+without ``[DONE]``. Reasoning (``reasoning_content``) is drawn only when asked
+for: it is a provider's extension. :func:`as_sent` reads a decoded turn in the sent turn's
 spelling wherever the chat format counts two values the same.
 """
 
@@ -22,7 +23,6 @@ from harness.testing.anthropic_streams import any_text, arguments, framings, pie
 from harness.testing.streams import envelopes
 from harness.wire.chat_turn import CALL, TEXT_KEYS, Cut, calls_of, text_of
 
-FINISH_REASONS = ("stop", "tool_calls", "length", "content_filter")
 STANDARD = ("prompt_tokens", "completion_tokens", "total_tokens")
 _ID = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
@@ -36,17 +36,20 @@ chat_framings = st.tuples(framings, st.booleans()).map(lambda pair: replace(pair
 
 
 @st.composite
-def turns(draw, max_calls: int = 8) -> dict:
-    """A turn chat carries: maybe reasoning, maybe text, 0 to ``max_calls`` calls with distinct ids and JSON arguments."""
+def turns(draw, max_calls: int = 8, reasoning: bool = False) -> dict:
+    """A turn chat carries: maybe text, 0 to ``max_calls`` calls with distinct ids and JSON arguments; maybe reasoning
+    if ``reasoning`` (``reasoning_content`` is DeepSeek's extension, not the format's)."""
     blocks: list[dict] = []
-    if draw(st.booleans()):
+    if reasoning and draw(st.booleans()):
         blocks.append({"type": "reasoning", "text": draw(texts), "signature": ""})
     if draw(st.booleans()):
         blocks.append({"type": "text", "text": draw(texts)})
     ids = draw(st.lists(st.text(_ID, min_size=1, max_size=24), max_size=max_calls, unique=True))
     blocks += [{"type": "tool_call", "id": f"call_{cid}", "name": draw(st.text(_ID + "_-", min_size=1, max_size=12)),
                 "arguments": draw(arguments.filter(bool))} for cid in ids]
-    return {"blocks": blocks, "stop_reason": draw(st.sampled_from((*FINISH_REASONS, None))), "usage": draw(usages)}
+    # The finish reason the format sends for what the turn holds (libraries rewrite "stop" beside calls).
+    finish = ("tool_calls", "length") if ids else ("stop", "length", "content_filter")
+    return {"blocks": blocks, "stop_reason": draw(st.sampled_from(finish)), "usage": draw(usages)}
 
 
 @st.composite
@@ -76,9 +79,9 @@ def cuts(draw, turn: dict) -> Cut:
 
 
 @st.composite
-def streamed_turns(draw, max_calls: int = 8) -> tuple[dict, Cut]:
-    """A turn chat carries and a cut that streams it."""
-    turn = draw(turns(max_calls))
+def streamed_turns(draw, max_calls: int = 8, reasoning: bool = False) -> tuple[dict, Cut]:
+    """A turn chat carries (with reasoning if ``reasoning``) and a cut that streams it."""
+    turn = draw(turns(max_calls, reasoning))
     return turn, draw(cuts(turn))
 
 
@@ -95,8 +98,9 @@ def as_sent(got: object, sent: dict) -> object:
 
     A call's arguments are a JSON value (a client may re-serialize them:
     :func:`harness.rules.pairing.same_arguments`); a usage holds the standard
-    counts (a client may add keys, or leave out a total it can derive).
-    Anything else, and anything that differs, is left as it came.
+    counts (a client may add keys, or leave out a total it can derive); a
+    stream without a usage chunk says nothing of usage (a client may count
+    its own). Anything else, and anything that differs, is left as it came.
     """
     if not isinstance(got, dict) or not isinstance(got.get("blocks"), list):
         return got
@@ -108,6 +112,6 @@ def as_sent(got: object, sent: dict) -> object:
             block = {**block, "arguments": sent_arguments[block["id"]]}
         blocks.append(block)
     usage = got.get("usage")
-    if sent.get("usage") is not None and counts_kept(usage, sent["usage"]):
-        usage = sent["usage"]
+    if sent.get("usage") is None or counts_kept(usage, sent["usage"]):
+        usage = sent.get("usage")
     return {**got, "blocks": blocks, "usage": usage}

@@ -44,10 +44,13 @@ import pytest
 from hypothesis import example, given, strategies as st
 
 from harness.clip import shown
-from harness.testing import Envelope, completion_chunks, same_arguments, sse
+from harness.rules import blocks
+from harness.testing import Envelope, completion_chunks, sse
+from harness.testing.chat_turns import as_sent
 from harness.testing.streams import envelopes
 from harness.under_test.invoke import valid
 from harness.wire.chunks import ENVELOPE
+from harness.wire.codecs import codec_for
 
 
 def _first(index: int, cid: str, name: str, arguments: str) -> dict:
@@ -66,34 +69,38 @@ def _body(chunks: list[list[dict]], envelope: Envelope, text: dict[int, str] | N
     return sse(completion_chunks(deltas, "tool_calls", envelope=envelope))
 
 
+def _sent(expected: list[tuple[str, str, str]], text: str) -> dict:
+    """The neutral turn the stream carries: the text beside the calls, the calls, the ``tool_calls`` finish."""
+    calls = [{"type": "tool_call", "id": cid, "name": name, "arguments": args} for cid, name, args in expected]
+    return {"blocks": [{"type": "text", "text": text}] * bool(text) + calls, "stop_reason": "tool_calls", "usage": None}
+
+
 def _check(stream, chunks: list[list[dict]], expected: list[tuple[str, str, str]], what: str,
            envelope: Envelope = ENVELOPE, text: dict[int, str] | None = None) -> None:
-    """Each part of the rule is its own assertion: Hypothesis reports one failure per assertion line."""
+    """Each part of the rule (``harness.rules.blocks``, read through the chat codec) is its own assertion."""
     body = _body(chunks, envelope, text)
     parsed = valid(stream).parse_stream(body)
-    calls = parsed["tool_calls"]
-    got_ids = [c.get("id") for c in calls]
-    by_id = {c.get("id"): c for c in calls}
-    where = f"{what}; {len(calls)} calls parsed, ids {shown(got_ids)}; stream: {shown(body)}"
-    missing = [cid for cid, _, _ in expected if cid not in by_id]
-    assert not missing, f"calls {shown(missing)} are missing, but every call streamed should be there; {where}"
-    wanted = {cid for cid, _, _ in expected}
-    extra = [cid for cid in got_ids if cid not in wanted]
-    assert not extra, f"calls {shown(extra)} were never streamed, but came back; {where}"
-    repeated = sorted({cid for cid in got_ids if got_ids.count(cid) > 1})
-    assert not repeated, f"calls {shown(repeated)} came back more than once, but each was streamed once; {where}"
-    names = [(cid, by_id[cid].get("name"), name) for cid, name, _ in expected if by_id[cid].get("name") != name]
+    got_ids = [c.get("id") for c in parsed["tool_calls"]]
+    where = f"{what}; {len(got_ids)} calls parsed, ids {shown(got_ids)}; stream: {shown(body)}"
+    want_text = "".join(piece for _, piece in sorted((text or {}).items()))
+    sent = _sent(expected, want_text)
+    got = as_sent(codec_for("chat").decode(parsed), sent)
+    ids = blocks.call_ids(got, sent)
+    assert "missing" not in ids, (
+        f"calls {shown(ids.get('missing'))} are missing, but every call streamed should be there; {where}")
+    assert "extra" not in ids, f"calls {shown(ids.get('extra'))} were never streamed, but came back; {where}"
+    assert "repeated" not in ids, (
+        f"calls {shown(ids.get('repeated'))} came back more than once, but each was streamed once; {where}")
+    names = blocks.call_fields(got, sent, "name")
     assert not names, f"calls with the wrong name (id, got, expected): {shown(names)}; {where}"
-    arguments = [(cid, by_id[cid].get("arguments"), want) for cid, _, want in expected
-                 if not same_arguments(by_id[cid].get("arguments"), want)]
+    arguments = blocks.call_fields(got, sent, "arguments")
     assert not arguments, (
         f"calls with the wrong arguments (id, got, expected as a JSON value): {shown(arguments)}; {where}"
     )
-    want_text = "".join(piece for _, piece in sorted((text or {}).items()))
-    assert parsed.get("content") == want_text, (
+    assert not blocks.texts(got, sent, "text"), (
         f"content={shown(parsed.get('content'))}, but the text streamed beside the calls is {want_text!r}; {where}"
     )
-    assert parsed.get("finish_reason") == "tool_calls", (
+    assert not blocks.stop_reason(got, sent), (
         f"finish_reason={shown(parsed.get('finish_reason'))}, but the stream ended with 'tool_calls'; {where}"
     )
 

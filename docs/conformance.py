@@ -138,16 +138,8 @@ def _tables(results: dict[str, tuple[list[Outcome], str]]) -> list[str]:
     return lines
 
 
-# Formats whose contracts are new: a wire failure of their libraries without a finding is listed as under review
-# (and counted at the top of the page) until it is confirmed as a library bug or the contract is fixed; it does
-# not fail the run yet. A format leaves this table once each of its failures has a finding.
-UNDER_REVIEW = {"anthropic": "the Anthropic Messages contracts are new; each library failure is being reviewed"}
-
-
 def render(results: dict[str, tuple[list[Outcome], str]], findings: list[dict]) -> tuple[str, list[str]]:
     unexplained = []
-    formats = {name: fmt for name, fmt, _ in ADAPTERS}
-    review: dict[str, int] = {}
     failures: list[str] = ["## Failures", ""]
     for name, (outcomes, header) in results.items():
         failed = [o for o in outcomes if o.status == "failed"]
@@ -160,9 +152,6 @@ def render(results: dict[str, tuple[list[Outcome], str]], findings: list[dict]) 
             finding = _explained(name, o.nodeid, findings)
             if finding is not None:
                 link = f"[{finding['slug']}](findings/{finding['slug']}.md)"
-            elif o.level == "wire" and formats.get(name) in UNDER_REVIEW:
-                link = "**under review**"
-                review[formats[name]] = review.get(formats[name], 0) + 1
             elif o.level == "wire":
                 link = "**unexplained**"
                 unexplained.append(f"{name}: {o.nodeid}: {o.message}")
@@ -182,10 +171,6 @@ def render(results: dict[str, tuple[list[Outcome], str]], findings: list[dict]) 
         "rules go beyond the format (README, \"Rule levels\").",
         "",
     ]
-    for fmt, count in review.items():
-        head += [f"**Under review ({fmt}): {count} `wire` failure(s) of its libraries have no finding yet**: "
-                 f"{UNDER_REVIEW[fmt]}; each is either a library bug (then a finding with a reproduction) or a "
-                 "contract to fix.", ""]
     return "\n".join(head + _tables(results) + failures), unexplained
 
 

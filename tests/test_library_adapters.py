@@ -39,6 +39,7 @@ REPRODUCTIONS = {
     "anthropic-python-cut-stream-returned-as-final.py": "anthropic",
     "litellm-anthropic-interleaved-blocks-regrouped.py": "litellm",
     "litellm-redacted-thinking-data-decoded.py": "litellm",
+    "langchain-anthropic-stream-input-tokens-zero.py": "langchain_anthropic",
 }
 
 

@@ -11,6 +11,7 @@ install command, or skips under ``HARNESS_SKIP_LIBRARIES=1`` (as in
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import shlex
@@ -239,3 +240,38 @@ def test_the_vercel_bridge_speaks_anthropic_through_the_sdk(vercel):
     user = vercel.obj.serialize_message(USER)["content"]
     assert [b.get("tool_use_id") for b in user[:2]] == ["toolu_02", "toolu_01"], user
     assert user[2:] == [{"type": "text", "text": "And the folder?"}], user
+
+
+def _conformance():
+    spec = importlib.util.spec_from_file_location("conformance", VERCEL.parent.parent / "docs" / "conformance.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+ANTHROPIC_ADAPTERS = ["anthropic-python", "langchain-anthropic", "litellm (Anthropic)", "Vercel AI SDK (Anthropic)"]
+
+
+@pytest.mark.parametrize("name", ANTHROPIC_ADAPTERS)
+def test_a_wire_failure_of_an_anthropic_library_without_a_finding_fails_the_conformance_script(name):
+    """No format is exempt: an Anthropic library's wire failure is a finding's, or the script reports it unexplained."""
+    conformance = _conformance()
+    assert dict((n, f) for n, f, _ in conformance.ADAPTERS)[name] == "anthropic"
+    findings = conformance._findings()
+    explained = next(f for f in findings if f["adapter"] == name)
+    nodeid = explained["contracts"][0] if "::" in explained["contracts"][0] else explained["contracts"][0] + "::t"
+    failed = [conformance.Outcome(nodeid, "wire", "messages", "failed", "m"),
+              conformance.Outcome("test_anthropic_nothing.py::test_x", "wire", "stream", "failed", "m")]
+    text, unexplained = conformance.render({name: (failed, "header")}, findings)
+    assert unexplained == [f"{name}: test_anthropic_nothing.py::test_x: m"], unexplained
+    assert f"[{explained['slug']}](findings/{explained['slug']}.md)" in text, text
+    assert "under review" not in text.lower(), text
+
+
+def test_every_anthropic_finding_is_registered_for_a_shipped_adapter_and_written_up():
+    conformance = _conformance()
+    names = {n for n, _, _ in conformance.ADAPTERS}
+    for finding in conformance._findings():
+        assert finding["adapter"] in names, finding
+        assert (conformance.REPO / "docs" / "findings" / f"{finding['slug']}.md").is_file(), finding

@@ -30,7 +30,7 @@ import copy
 import json
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json
 from harness.contracts.test_responses_stream_items import TURN
@@ -98,15 +98,20 @@ def test_output_items_go_back_in_order_whole(messages, turn):
     assert not texts, f"message texts (got, expected) differ: {texts}{where}"
 
 
-@given(turns().map(_as_sent))
-@example(TURN)
-def test_the_replayed_tool_round_is_one_the_provider_accepts(messages, turn):
+@given(turns().map(_as_sent), st.sampled_from(["", "And now?"]), st.sampled_from(["ok", ""]))
+@example(TURN, "And now?", "")
+def test_the_replayed_tool_round_is_one_the_provider_accepts(messages, turn, note, output):
     items = _serialized(messages, {"role": "assistant", "blocks": turn["blocks"]})
-    results = [{"tool_call_id": b["id"], "content": "ok"} for b in turn["blocks"] if b["type"] == "tool_call"]
-    outputs = _serialized(messages, {"role": "user", "content": "", "tool_results": results})
+    results = [{"tool_call_id": b["id"], "content": output} for b in turn["blocks"] if b["type"] == "tool_call"]
+    outputs = _serialized(messages, {"role": "user", "content": note, "tool_results": results})
+    kinds = [o.get("type") if isinstance(o, dict) else o for o in outputs]
     answered = [o.get("call_id") for o in outputs if isinstance(o, dict) and o.get("type") == "function_call_output"]
     assert answered == [r["tool_call_id"] for r in results], (
         f"function_call_output call_ids {answered}, expected one per result in order: {clip_json(outputs, 800)}")
+    want_kinds = ["function_call_output"] * len(results) + (["message"] if note else [])
+    assert kinds == want_kinds, (
+        f"the user message's items are {kinds}, expected {want_kinds} (outputs first, then its text "
+        f"{note!r}): {clip_json(outputs, 800)}")
     body = {"model": "gpt-5", "store": False, "input": [{"type": "message", "role": "user", "content": "Go."},
                                                         *items, *outputs]}
     refused = refusals(body, sent=[turn])

@@ -1,6 +1,7 @@
 """Contract: a Responses stream rebuilt by a translator still decodes to its turn (deltas by index, items whole).
 
-Incident: `responses-parallel-index-zero`: bridges between the Responses and
+Incident: `responses-delta-before-added` (an accumulator crashed on an
+``output_item.added`` with a null item) and `responses-parallel-index-zero`: bridges between the Responses and
 the chat-completions streams rebuilt events from the other format's pieces,
 and their consumers mixed the calls up.
 
@@ -8,7 +9,9 @@ Rule: for any turn, written as translators outside the format write it, the
 turn comes back: (a) deltas that name only their ``output_index`` (no
 ``item_id``), each going to the item at that index; (b) items that stream no
 delta at all, their values only in ``response.output_item.done`` (a
-non-streamed response replayed as a stream). Each part is its own assertion.
+non-streamed response replayed as a stream); (c) an
+``output_item.added`` whose ``item`` is null, the item coming whole in its
+``output_item.done``. Each part is its own assertion.
 
 Level: robust (Responses-to-chat bridges and proxies that replay stored
 responses as streams send these shapes; the provider itself always sends
@@ -58,3 +61,15 @@ def test_items_with_no_deltas_take_their_values_from_output_item_done(stream, sa
     pieces = tuple(tuple(() for _ in item.values()) for item in items_of(turn))
     events = turn_events(turn, Plan(pieces=pieces))
     _decodes(stream, turn, events, plan.named, "no deltas: every value only in response.output_item.done")
+
+
+@given(streamed_turns())
+@example((TURN, Plan()))
+def test_an_added_event_with_a_null_item_is_completed_by_its_done_event(stream, sample):
+    turn, plan = sample
+    pieces = tuple(tuple(() for _ in item.values()) for item in items_of(turn))
+    events = turn_events(turn, Plan(pieces=pieces))
+    for event in events:
+        if event["type"] == "response.output_item.added":
+            event["item"] = None
+    _decodes(stream, turn, events, plan.named, "output_item.added with a null item")

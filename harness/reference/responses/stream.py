@@ -79,6 +79,8 @@ def _apply(turn: _Turn, event: dict) -> dict | None:
         index = event.get(index_key, 0) if index_key else 0
         turn.item(event).add((part, index if _is_index(index) else 0), event.get("delta"))
     elif kind == "response.output_item.added":
+        if event.get("item") is None:
+            return None  # some relays announce an item without it; its output_item.done brings it whole
         placed = turn.placed(event)
         placed.open(event["item"])
         if _is_index(event.get("output_index")):

@@ -9,7 +9,7 @@ Formats
 An adapter names the format it speaks in a ``format`` attribute, one of
 :data:`FORMATS`; without one it speaks ``"chat"``. The capability methods keep
 their names in every format; what their shapes are depends on the format
-(below: ``chat`` first, then ``anthropic``). A contract states the formats it
+(below: ``chat`` first, then ``anthropic`` and ``openai-responses``). A contract states the formats it
 holds for; against an adapter of another format it is not applicable. A team
 whose code speaks two formats hands the harness two adapter objects, one per
 run (``--adapter pkg.mod:chat_adapter``, ``--adapter pkg.mod:anthropic_adapter``).
@@ -152,6 +152,57 @@ streamed, pieces joined in arrival order.
 ``transport`` has no ``anthropic`` contracts yet: an unmodified agent of this
 format is judged black-box by ``harness probe --format anthropic`` instead.
 
+``openai-responses``: OpenAI Responses (``POST {base_url}/v1/responses``)
+------------------------------------------------------------------------
+The same neutral *turn* as ``anthropic``, one block per output item (per
+content part of a ``message`` item), in ``output_index`` order. What the
+format carries beyond it travels in optional keys; the existing keys keep
+their meaning::
+
+    {"type": "text", "text": str, "item_id": str}                    # an output_text part of message item msg_...
+    {"type": "reasoning", "text": str, "signature": str,
+     "item_id": str, "summary": [str, ...]}                          # reasoning item rs_...
+    {"type": "tool_call", "id": str, "name": str, "arguments": str,
+     "item_id": str}                                                 # function_call item fc_...
+
+``signature`` is the reasoning item's ``encrypted_content``, byte for byte
+(``""`` when none came); ``summary`` the texts of its summary parts in order
+and ``text`` those texts joined; a call's ``id`` is its ``call_id``
+(``call_...``) and ``item_id`` the item's own id. ``item_id`` may be absent in
+a block an adapter builds itself; a decoded block carries it.
+
+``stream``
+    ``parse_stream(body: bytes) -> turn``: a Responses SSE body to the turn
+    it streamed. A delta belongs to the item its ``item_id`` names (its
+    ``output_index`` when it names none), also when it arrives before that
+    item's ``response.output_item.added``. ``stop_reason`` is the
+    ``status`` of ``response.completed`` (``"completed"``); ``usage`` is its
+    response's ``usage``, verbatim (``None`` without one). A body with
+    ``response.failed``, ``response.incomplete`` or ``error``, or one that ends
+    before ``response.completed``, raises.
+
+``messages``
+    ``serialize_message(message) -> list[dict]``: one neutral message to the
+    ``input`` items it becomes. ``{"role": "assistant", "blocks": [...]}``
+    gives the output items back in order: ``reasoning`` with its ``id``, its
+    ``summary`` (always present, ``[]`` when empty) and its
+    ``encrypted_content`` byte for byte; ``message`` items (consecutive text
+    blocks of one ``item_id`` as one item's parts); ``function_call`` with
+    ``call_id``, ``name`` and ``arguments`` (``"{}"`` for ``""``).
+    ``{"role": "user", "content": str, "tool_results": [{"tool_call_id",
+    "content"}]}`` gives one ``function_call_output`` per result, in order,
+    then the user message, if it has text.
+
+``request``
+    ``transform_request(body: dict, options: dict) -> dict``: a Responses
+    request body (``model``, ``input``, optional ``tools``, ``store``,
+    ``include``, ``reasoning``, ``stream``) to the body to send; ``effort``
+    sets ``reasoning.effort``; under ``store: false`` the body asks for
+    ``reasoning.encrypted_content``, without which reasoning cannot go back.
+    A new dict; the input is left unchanged.
+
+No ``kernel``, ``memory`` or ``transport`` contracts yet for this format.
+
 An adapter may have a ``close()`` method (the reference's closes its HTTP
 client): the harness calls it when it is done with the adapter, at the end of
 a pytest session or before loading it again. An adapter called after
@@ -176,6 +227,7 @@ ENV_VAR = "HARNESS_ADAPTER"
 FORMATS: dict[str, str] = {
     "chat": "OpenAI chat completions",
     "anthropic": "Anthropic Messages",
+    "openai-responses": "OpenAI Responses",
 }
 DEFAULT_FORMAT = "chat"
 DEFAULT_SPEC = "harness.reference:adapter"

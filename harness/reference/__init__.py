@@ -21,6 +21,9 @@ from harness.reference.distill import distill, vector_text
 from harness.reference.frame import Frame
 from harness.reference.messages import Message, to_wire
 from harness.reference.provider import profile_for, transform_request
+from harness.reference.responses import messages as responses_messages
+from harness.reference.responses import request as responses_request
+from harness.reference.responses import stream as responses_stream
 from harness.reference.stream import parse_stream
 from harness.reference.transport import HttpTransport
 from harness.reference.trimming import trim_history
@@ -107,3 +110,23 @@ class AnthropicReferenceAdapter:
 
 
 anthropic_adapter = AnthropicReferenceAdapter()
+
+
+class ResponsesReferenceAdapter:
+    """The reference for OpenAI Responses: the codec (``harness.reference.responses``)."""
+
+    name = "reference-responses"
+    format = "openai-responses"
+    capabilities = frozenset({"codec"})
+
+    def parse_stream(self, body: bytes) -> dict:
+        return responses_stream.parse_stream(body)
+
+    def serialize_message(self, message: dict) -> list[dict]:
+        return responses_messages.serialize_message(message)
+
+    def transform_request(self, body: dict, options: dict) -> dict:
+        return responses_request.transform_request(body, options)
+
+
+responses_adapter = ResponsesReferenceAdapter()

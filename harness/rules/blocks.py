@@ -79,3 +79,8 @@ def stop_reason(got: dict, want: dict) -> list[tuple]:
 def usage(got: dict, want: dict) -> list[tuple]:
     """``[(got, expected)]`` when the usage differs (every key, with its value; ``None`` when none was sent)."""
     return [] if got.get("usage") == want.get("usage") else [(got.get("usage"), want.get("usage"))]
+
+
+def block_values(got: dict, want: dict, kind: str, key: str) -> list[tuple]:
+    """A key of the ``kind`` blocks in order (an item id, a summary list): ``(k-th such block, got, expected)``."""
+    return _pairs(_of_type(got, kind, key), _of_type(want, kind, key))

@@ -79,3 +79,14 @@ def stop_reason(got: dict, want: dict) -> list[tuple]:
 def usage(got: dict, want: dict) -> list[tuple]:
     """``[(got, expected)]`` when the usage differs (every key, with its value; ``None`` when none was sent)."""
     return [] if got.get("usage") == want.get("usage") else [(got.get("usage"), want.get("usage"))]
+
+
+def signatures(got: dict, want: dict, kind: str) -> list[tuple]:
+    """The optional ``signature`` of each ``kind`` block, byte for byte, absent read as ``None``, in order.
+
+    For formats that sign any block (Gemini's ``thoughtSignature`` on a text or
+    call part): ``(k-th such block, got, expected)`` where they differ, so a
+    signature added, dropped, moved to another block or changed shows.
+    """
+    return _pairs([b.get("signature") for b in _blocks(got) if isinstance(b, dict) and b.get("type") == kind],
+                  [b.get("signature") for b in _blocks(want) if b.get("type") == kind])

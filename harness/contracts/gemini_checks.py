@@ -14,7 +14,7 @@ from __future__ import annotations
 from harness.clip import shown
 from harness.contracts.block_checks import assert_same_turn
 from harness.rules import blocks
-from harness.rules.pairing import same_arguments
+from harness.testing import same_arguments
 
 
 def _calls(turn: object) -> list[dict]:

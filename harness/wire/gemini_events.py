@@ -35,7 +35,9 @@ class Plan:
     index, the ``usageMetadata`` it carries before the last one (the last chunk
     carries the turn's usage). ``finish_alone``: the finish reason (and the
     usage) in a chunk of its own after the parts. ``bare_candidates``: chunks
-    without the optional ``role`` and ``index``. ``error``: the chunk position
+    without the optional ``role`` and ``index``. ``interim_finish``: the
+    ``finishReason`` every chunk before the finish carries (relays that write
+    proto defaults send ``FINISH_REASON_UNSPECIFIED``). ``error``: the chunk position
     an ``error`` chunk takes, the body ending after it. ``cut``: how many chunks
     are kept (the body ends before the finish).
     """
@@ -44,6 +46,7 @@ class Plan:
     running_usage: tuple[tuple[int, dict], ...] = ()
     finish_alone: bool = False
     bare_candidates: bool = False
+    interim_finish: str | None = None
     error: int | None = None
     cut: int | None = None
     framing: Framing = field(default_factory=lambda: PLAIN)
@@ -100,7 +103,7 @@ def turn_chunks(turn: dict, plan: Plan = WHOLE) -> list[dict]:
     chunks, taken = [], 0
     for k, n in enumerate(groups):
         last = k == len(groups) - 1 and not plan.finish_alone
-        chunks.append(_chunk(parts[taken:taken + n], plan, turn["stop_reason"] if last else None,
+        chunks.append(_chunk(parts[taken:taken + n], plan, turn["stop_reason"] if last else plan.interim_finish,
                              turn["usage"] if last else running.get(k)))
         taken += n
     if plan.finish_alone:

@@ -3,7 +3,7 @@
 Each event's data is a whole ``GenerateContentResponse``: the parts of its
 first candidate append to the turn in order, each a block of its own, with
 the signature it carried. ``finishReason`` and ``usageMetadata`` are the last
-ones sent. A chunk with an ``error`` object, a body that ends before any
+ones sent (``FINISH_REASON_UNSPECIFIED``, the enum's default, is no finish). A chunk with an ``error`` object, a body that ends before any
 ``finishReason``, and any chunk it cannot read fully raise
 :class:`StreamError` naming the event, so an incomplete turn is never
 returned as if it were complete.
@@ -17,6 +17,9 @@ from harness.reference.gemini.parts import PartError, to_block
 from harness.reference.sse import StreamError, iter_events
 
 __all__ = ["StreamError", "parse_stream"]
+
+# What an interim chunk may carry where the turn has not finished: nothing, or the enum's default value.
+_NOT_FINISHED = (None, "", "FINISH_REASON_UNSPECIFIED")
 
 
 class _Turn:
@@ -47,7 +50,7 @@ class _Turn:
             raise PartError(f"content.parts is {parts!r}, not a list")
         for part in parts:
             self.blocks.append(to_block(part))
-        if candidate.get("finishReason"):
+        if candidate.get("finishReason") not in _NOT_FINISHED:
             self.stop_reason = candidate["finishReason"]
 
     def neutral(self) -> dict:

@@ -48,7 +48,7 @@ def _rules(found) -> list[str]:
 def test_a_loop_as_gemini_sent_it_is_refused_nothing():
     assert refusals(_body(LOOP), sent=SENT) == []
     assert refusals(_body(LOOP[:3]), sent=SENT[:1]) == []
-    assert set(rules.RULES) == {rules.CALL_NAMED, rules.CALL_TURN_PLACED, rules.RESPONSES_COUNTED, rules.CALL_SIGNED,
+    assert set(rules.RULES) == {rules.CALL_NAMED, rules.TEXT_NON_EMPTY, rules.CALL_TURN_PLACED, rules.RESPONSES_COUNTED, rules.CALL_SIGNED,
                                 rules.SIGNATURES_AS_SENT}
 
 
@@ -115,3 +115,12 @@ def test_parts_left_out_move_no_signature():
     trimmed = copy.deepcopy(LOOP)
     del trimmed[1]["parts"][0]  # the thought summary
     assert refusals(_body(trimmed), sent=SENT) == []
+
+
+def test_an_empty_text_part_is_refused_unless_it_carries_a_signature():
+    contents = [*LOOP[:-1], _model({"text": "Done."}, {"text": "", "thoughtSignature": "c2ln"})]
+    assert refusals(_body(contents)) == []
+    contents[-1]["parts"][1] = {"text": ""}
+    found = refusals(_body(contents))
+    assert [(r.rule, r.path) for r in found] == [(rules.TEXT_NON_EMPTY, "contents.5.parts.1.text")]
+    assert found[0].message.startswith("Unable to submit request because it has an empty text parameter.")

@@ -9,6 +9,10 @@ Each :class:`Refusal` names its rule (:data:`RULES`), where it is
 The rules:
 
 - A ``functionCall`` has a name (``function_call.name: Name cannot be empty``).
+- No text part is empty unless it carries a ``thoughtSignature`` (Gemini
+  sends a signature on an empty text part itself): "Unable to submit request
+  because it has an empty text parameter" (deprecated-generative-ai-js issue
+  361).
 - A model content that calls functions comes right after a user content
   (a question, or function responses): two model contents in a row, as when
   parallel calls are sent back as separate contents, or a call turn that
@@ -41,14 +45,17 @@ from harness.wire.gemini_events import wire_part
 
 # Rule names.
 CALL_NAMED = "gemini-function-call-named"
+TEXT_NON_EMPTY = "gemini-text-non-empty"
 CALL_TURN_PLACED = "gemini-call-turn-after-user"
 RESPONSES_COUNTED = "gemini-function-responses-counted"
 CALL_SIGNED = "gemini-function-call-signed"
 SIGNATURES_AS_SENT = "gemini-signatures-as-sent"
-RULES = (CALL_NAMED, CALL_TURN_PLACED, RESPONSES_COUNTED, CALL_SIGNED, SIGNATURES_AS_SENT)
+RULES = (CALL_NAMED, TEXT_NON_EMPTY, CALL_TURN_PLACED, RESPONSES_COUNTED, CALL_SIGNED, SIGNATURES_AS_SENT)
 
 # Gemini's texts; {name} is the function's name, {position} the content's position counted from 1.
 NAME_EMPTY_TEXT = "function_call.name: Name cannot be empty"
+EMPTY_TEXT_TEXT = ("Unable to submit request because it has an empty text parameter. Add a value to the parameter and "
+                   "try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini")
 PLACEMENT_TEXT = ("Please ensure that function call turn comes immediately after a user turn or after a function "
                   "response turn.")
 COUNT_TEXT = ("Please ensure that the number of function response parts is equal to the number of function call "
@@ -77,6 +84,7 @@ def refusals(body: dict, sent: list[dict] | None = None, *, signed_calls: bool =
     found: list[Refusal] = []
     for n in range(len(contents)):
         found += _names(contents, n)
+        found += _empty_texts(contents, n)
         found += _placement(contents, n)
         found += _counted(contents, n)
     if signed_calls:
@@ -107,6 +115,12 @@ def _names(contents: list, n: int) -> list[Refusal]:
     return [Refusal(CALL_NAMED, f"contents.{n}.parts.{m}.functionCall.name", NAME_EMPTY_TEXT)
             for m, part in _calls(contents[n])
             if not (isinstance(part["functionCall"], dict) and part["functionCall"].get("name"))]
+
+
+def _empty_texts(contents: list, n: int) -> list[Refusal]:
+    return [Refusal(TEXT_NON_EMPTY, f"contents.{n}.parts.{m}.text", EMPTY_TEXT_TEXT)
+            for m, part in enumerate(parts_of(contents[n]))
+            if isinstance(part, dict) and part.get("text") == "" and not part.get("thoughtSignature")]
 
 
 def _placement(contents: list, n: int) -> list[Refusal]:

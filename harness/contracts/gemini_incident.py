@@ -31,7 +31,9 @@ PARALLEL = {
     "stop_reason": "STOP",
     "usage": USAGE,
 }
-PARALLEL_PLAN = Plan(groups=(1, 1, 3), running_usage=((0, {"promptTokenCount": 96, "totalTokenCount": 290}),))
+# The running count of the first chunk holds a key the last one leaves out: it is not carried over.
+PARALLEL_PLAN = Plan(groups=(1, 1, 3), running_usage=((0, {"promptTokenCount": 96, "totalTokenCount": 290,
+                                                            "cachedContentTokenCount": 64}),))
 WITH_IDS = {**PARALLEL, "blocks": [
     {**b, "id": f"fc_{k:02d}"} if b["type"] == "tool_call" else b for k, b in enumerate(PARALLEL["blocks"])]}
 ONE_PER_CHUNK = Plan(groups=(1, 1, 1, 1, 1), finish_alone=True)

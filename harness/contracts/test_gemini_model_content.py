@@ -2,7 +2,8 @@
 
 Incident: `gemini-parallel-split` (parallel calls sent back as separate
 contents, all but one unsigned); `gemini-signature-aggregation` (a signature
-lost or moved on the way back); the rule every format shares, that opaque
+lost or moved on the way back); `gemini-signature-added` (a signature made up
+for a part Gemini did not sign); the rule every format shares, that opaque
 values go back byte-identical on the same block, in the same order.
 
 Rule: ``serialize_message({"role": "assistant", "blocks": [...]})`` writes

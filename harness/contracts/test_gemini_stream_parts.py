@@ -1,7 +1,8 @@
 """Contract: a Gemini stream decodes to the turn it streamed, part by part, however its parts are cut into chunks.
 
 Incident: `gemini-signature-aggregation` (stream aggregation lost the
-``thoughtSignature``), `gemini-parallel-index-zero` (parallel calls keyed by
+``thoughtSignature``), `gemini-signature-clobbered` (a signature carried
+onto the unsigned calls after it), `gemini-parallel-index-zero` (parallel calls keyed by
 a position index, run together into one), `gemini-stream-drops-calls` (a
 streaming path dropped the calls and reported a plain stop).
 
@@ -12,14 +13,16 @@ or without call ids, a ``thoughtSignature`` on any part, unicode and empty
 text) and any way of cutting its parts into chunks (several parts in one
 chunk, chunks with none, the finish reason in a chunk of its own, earlier
 chunks with a running ``usageMetadata``, candidates without their optional
-``role`` and ``index``), in any SSE framing, ``parse_stream`` returns the
+``role`` and ``index``, a signed empty text part as its signature alone,
+as protocol-buffer JSON leaves the empty text out), in any SSE framing, ``parse_stream`` returns the
 turn: one block per part, their types in order (a thought part is
 reasoning, never text); each text; each thought text; each call kept
 (parallel calls never merged), its name, its ``args`` as the same JSON value;
 each ``thoughtSignature`` byte-identical on the exact part it came on (a
 thought part's as its signature, a text's or a call's as theirs, none added
-elsewhere); the last ``finishReason``; the last ``usageMetadata``. Each part
-is its own assertion.
+elsewhere); the last ``finishReason``; the last ``usageMetadata`` as it was sent (each
+one counts the whole response so far: a key it leaves out is not carried
+over from an earlier one). Each part is its own assertion.
 
 Level: wire (the ``streamGenerateContent`` response format: every chunk a
 whole response, parts appended; Gemini requires each signature back on its
@@ -49,6 +52,7 @@ pytestmark = [pytest.mark.wire, pytest.mark.formats("gemini")]
 @example((PARALLEL, ONE_PER_CHUNK))
 @example((WITH_IDS, ONE_PER_CHUNK))
 @example((SIGNED_ANSWER, Plan(groups=(2, 1))))
+@example((SIGNED_ANSWER, Plan(groups=(2, 1), signature_only=True)))
 def test_any_chunking_of_any_turn_decodes_to_that_turn(stream, sample):
     turn, plan = sample
     body = turn_body(turn, plan)

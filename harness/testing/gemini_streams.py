@@ -6,7 +6,8 @@ ids (newer models send them), arguments as any JSON object or none, unicode
 and empty text, 0 to 12 calls, every finish reason. :func:`plans` draws how
 the turn is cut into chunks (several parts in one chunk, chunks without
 parts), running usage on earlier chunks, the finish reason in a chunk of its
-own, candidates without their optional keys, and the SSE framings.
+own, candidates without their optional keys, a signed empty text part as its
+signature alone, and the SSE framings.
 :func:`harness.wire.gemini_events.turn_body` writes the pair as a body.
 """
 
@@ -83,7 +84,7 @@ def plans(draw, turn: dict) -> Plan:
         at = draw(st.lists(st.integers(0, earlier - 1), unique=True, max_size=3))
         running = tuple((k, draw(usages.filter(lambda u: u is not None))) for k in sorted(at))
     return Plan(groups=groups, running_usage=running, finish_alone=finish_alone,
-                bare_candidates=draw(st.booleans()), framing=draw(framings))
+                bare_candidates=draw(st.booleans()), signature_only=draw(st.booleans()), framing=draw(framings))
 
 
 @st.composite

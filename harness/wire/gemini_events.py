@@ -46,6 +46,7 @@ class Plan:
     running_usage: tuple[tuple[int, dict], ...] = ()
     finish_alone: bool = False
     bare_candidates: bool = False
+    signature_only: bool = False
     interim_finish: str | None = None
     error: int | None = None
     cut: int | None = None
@@ -94,6 +95,9 @@ def _chunk(parts: list[dict] | None, plan: Plan, finish: str | None = None, usag
 def turn_chunks(turn: dict, plan: Plan = WHOLE) -> list[dict]:
     """The ``GenerateContentResponse`` chunks of ``turn`` as ``plan`` writes them."""
     parts = [wire_part(b) for b in turn["blocks"]]
+    if plan.signature_only:
+        parts = [{"thoughtSignature": p["thoughtSignature"]} if p.keys() == {"text", "thoughtSignature"} and not p["text"]
+                 else p for p in parts]
     groups = plan.groups if plan.groups is not None else tuple(1 for _ in parts)
     if sum(groups) != len(parts) or any(n < 0 for n in groups):
         raise ValueError(f"the plan groups {list(groups)} parts, the turn has {len(parts)}")

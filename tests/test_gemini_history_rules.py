@@ -124,3 +124,9 @@ def test_an_empty_text_part_is_refused_unless_it_carries_a_signature():
     found = refusals(_body(contents))
     assert [(r.rule, r.path) for r in found] == [(rules.TEXT_NON_EMPTY, "contents.5.parts.1.text")]
     assert found[0].message.startswith("Unable to submit request because it has an empty text parameter.")
+
+
+def test_an_empty_unsigned_part_sent_before_a_signed_one_takes_no_signature():
+    sent = [{"blocks": [{"type": "text", "text": ""}, {"type": "text", "text": "", "signature": "c2ln"}]}]
+    contents = [_user(), _model({"text": "", "thoughtSignature": "c2ln"})]
+    assert refusals(_body(contents), sent=sent) == []

@@ -33,7 +33,8 @@ The rules:
   part, none added ("Corrupted thought signature."). A part sent back is
   matched, in order, to the next sent part that says the same (its text and
   kind, or its call's name, ``args`` and id), so parts left out (an empty
-  text, a thought summary) move no signature.
+  text, a thought summary) move no signature; a sent part that carries
+  nothing (empty text, unsigned) is matched to nothing.
 """
 
 from __future__ import annotations
@@ -174,14 +175,20 @@ def _key(part: object) -> tuple:
     return ("text", part.get("text") or "", part.get("thought") is True)
 
 
+def _carries_something(part: dict) -> bool:
+    return "functionCall" in part or bool(part.get("text")) or bool(part.get("thoughtSignature"))
+
+
 def _as_sent(contents: list, sent: list[dict]) -> list[Refusal]:
     models = [n for n, content in enumerate(contents) if _role(content) == "model"]
     found = []
     for k, n in enumerate(reversed(models)):
         if k >= len(sent):
             break
-        # The sent turn's parts in order, each with the signature it carried (None for none).
-        want = [(_key(part), part.get("thoughtSignature")) for part in map(wire_part, sent[len(sent) - 1 - k]["blocks"])]
+        # The sent turn's parts in order, each with the signature it carried (None for none); parts that carry
+        # nothing (empty text, unsigned) never go back, so nothing is matched to them.
+        want = [(_key(part), part.get("thoughtSignature")) for part in map(wire_part, sent[len(sent) - 1 - k]["blocks"])
+                if _carries_something(part)]
         at = 0
         for m, part in enumerate(parts_of(contents[n])):
             got = part.get("thoughtSignature") if isinstance(part, dict) else None

@@ -9,8 +9,8 @@ Formats
 An adapter names the format it speaks in a ``format`` attribute, one of
 :data:`FORMATS`; without one it speaks ``"chat"``. The capability methods keep
 their names in every format; what their shapes are depends on the format
-(below: ``chat`` first, then ``anthropic`` and ``openai-responses``). A contract states the formats it
-holds for; against an adapter of another format it is not applicable. A team
+(below: ``chat`` first, then ``anthropic``, ``openai-responses`` and
+``gemini``). A contract states the formats it holds for; against an adapter of another format it is not applicable. A team
 whose code speaks two formats hands the harness two adapter objects, one per
 run (``--adapter pkg.mod:chat_adapter``, ``--adapter pkg.mod:anthropic_adapter``).
 
@@ -203,6 +203,67 @@ a block an adapter builds itself; a decoded block carries it.
 
 No ``kernel``, ``memory`` or ``transport`` contracts yet for this format.
 
+``gemini``: Google Gemini (``POST {base_url}/v1beta/models/{model}:streamGenerateContent?alt=sse``)
+----------------------------------------------------------------------------------------------------
+Shapes are built from the same neutral *turn* as ``anthropic``'s, one block
+per ``part`` of ``candidates[0].content``, in the order the parts arrived
+(every SSE event is a whole ``GenerateContentResponse`` whose parts append to
+the turn; parts are never merged). A part is one block::
+
+    {"type": "text", "text": str}                          # a text part
+    {"type": "reasoning", "text": str, "signature": str}   # a text part with thought: true; "" when unsigned
+    {"type": "tool_call", "id": str, "name": str, "arguments": str}   # a functionCall part
+
+Gemini carries more than Messages, in optional keys that keep what the
+shared keys mean:
+
+- ``signature`` on a ``text`` or ``tool_call`` block: the part's
+  ``thoughtSignature``, byte-identical, present only when the part carried one
+  (on ``reasoning`` it is always there, ``""`` for none). A signature belongs
+  to the exact part it came on: for parallel calls only the first
+  ``functionCall`` part carries one.
+- ``arguments`` is the JSON text of the part's ``args`` object (any spacing;
+  compared as a JSON value, never as text), ``""`` when the part had no
+  ``args`` (which means ``{}``).
+- ``id`` is the ``functionCall``'s ``id`` when the part had one (newer
+  models), ``""`` when it had none; a call without an id is known by its
+  position among the turn's parts, never by an id made up for it.
+
+``stop_reason`` is the last ``finishReason`` sent, verbatim (``"STOP"`` also
+ends a turn with calls: Gemini has no finish reason of its own for them);
+``usage`` is the last ``usageMetadata`` sent, verbatim (each one counts the
+whole response so far), ``None`` without any.
+
+``stream``
+    ``parse_stream(body: bytes) -> turn``: a raw ``alt=sse`` body to the turn
+    it streamed. A body whose data carries an ``error`` object, or that ends
+    before a chunk with a ``finishReason``, raises: an incomplete turn is
+    never returned as complete.
+
+``messages``
+    ``serialize_message(message) -> dict``: one neutral message to one
+    ``Content``. ``{"role": "assistant", "blocks": [...]}`` is ``{"role":
+    "model", "parts": [...]}``, one part per block in the same order, each
+    with its ``thoughtSignature`` exactly where the block has one (none added):
+    ``{"text"}``, ``{"text", "thought": true}``, ``{"functionCall": {"name",
+    "args", "id"?}}`` (``args`` the parsed arguments, ``{}`` for ``""``;
+    ``id`` only when the call had one). A text or reasoning block with empty
+    text and no signature carries nothing and is left out. ``{"role": "user",
+    "content": str, "tool_results": [{"tool_call_id", "name", "content"}]}``
+    is ``{"role": "user", "parts": [...]}``: one ``functionResponse`` per
+    result first, in order (``name``, ``response`` an object holding the
+    content, ``id`` when the call had one), then the text, if not blank.
+
+``request``
+    ``transform_request(body: dict, options: dict) -> dict``: a
+    ``generateContent`` body (``contents``, optional ``systemInstruction``,
+    ``tools``, ``generationConfig``) to the body to send; ``options`` as for
+    ``chat``: ``effort`` sets ``generationConfig.thinkingConfig`` (``"off"``
+    a budget of 0, any other level a budget with thought summaries on). A new
+    dict; the input is left unchanged.
+
+``kernel``, ``memory`` and ``transport`` have no ``gemini`` contracts yet.
+
 An adapter may have a ``close()`` method (the reference's closes its HTTP
 client): the harness calls it when it is done with the adapter, at the end of
 a pytest session or before loading it again. An adapter called after
@@ -228,6 +289,7 @@ FORMATS: dict[str, str] = {
     "chat": "OpenAI chat completions",
     "anthropic": "Anthropic Messages",
     "openai-responses": "OpenAI Responses",
+    "gemini": "Google Gemini generateContent",
 }
 DEFAULT_FORMAT = "chat"
 DEFAULT_SPEC = "harness.reference:adapter"

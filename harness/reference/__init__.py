@@ -19,6 +19,9 @@ from harness.reference.anthropic import trimming as anthropic_trimming
 from harness.reference.context import ContextEvent, render_messages
 from harness.reference.distill import distill, vector_text
 from harness.reference.frame import Frame
+from harness.reference.gemini import messages as gemini_messages
+from harness.reference.gemini import request as gemini_request
+from harness.reference.gemini import stream as gemini_stream
 from harness.reference.messages import Message, to_wire
 from harness.reference.provider import profile_for, transform_request
 from harness.reference.responses import messages as responses_messages
@@ -130,3 +133,23 @@ class ResponsesReferenceAdapter:
 
 
 responses_adapter = ResponsesReferenceAdapter()
+
+
+class GeminiReferenceAdapter:
+    """The reference for Google Gemini: the codec (``harness.reference.gemini``)."""
+
+    name = "reference-gemini"
+    format = "gemini"
+    capabilities = frozenset({"codec"})
+
+    def parse_stream(self, body: bytes) -> dict:
+        return gemini_stream.parse_stream(body)
+
+    def serialize_message(self, message: dict) -> dict:
+        return gemini_messages.serialize_message(message)
+
+    def transform_request(self, body: dict, options: dict) -> dict:
+        return gemini_request.transform_request(body, options)
+
+
+gemini_adapter = GeminiReferenceAdapter()

@@ -82,5 +82,6 @@ def usage(got: dict, want: dict) -> list[tuple]:
 
 
 def block_values(got: dict, want: dict, kind: str, key: str) -> list[tuple]:
-    """A key of the ``kind`` blocks in order (an item id, a summary list): ``(k-th such block, got, expected)``."""
+    """A key of the ``kind`` blocks in order (an item id, a summary list, an optional signature), absent read as
+    ``None``: ``(k-th such block, got, expected)``, so a value added, dropped, moved to another block or changed shows."""
     return _pairs(_of_type(got, kind, key), _of_type(want, kind, key))

@@ -1,0 +1,132 @@
+"""Gemini histories for the messages contracts: strategies and the wire a correct serializer writes.
+
+Turns are the neutral turns of :mod:`harness.adapter` as a thinking model
+sends them: thought summaries and text in any order, then the round's
+parallel calls, the first call signed (only the first of parallel calls is),
+a text answer's signature on its last part; calls with ids or without;
+arguments as any JSON object or none; texts empty, blank or any unicode.
+Call ids and names are drawn so that a loop's calls never repeat an id.
+
+:func:`wire_content` says what a correct serializer writes for a turn,
+independently of any adapter, and :func:`part_changes` how written parts
+differ from it, sub-rule by sub-rule.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import strategies as st
+
+from harness.clip import shown
+from harness.rules.pairing import same_arguments
+from harness.testing.anthropic_history import arguments, opaque_values, texts
+from harness.wire.gemini_events import wire_part
+
+TOOL_NAMES = ("read_file", "get_weather", "list_dir")
+_questions = st.text(min_size=1, max_size=20).filter(lambda t: t.strip())
+
+
+def carries_something(block: dict) -> bool:
+    """A block goes back as a part unless it is text (or thought) with no text and no signature."""
+    return block["type"] == "tool_call" or bool(block["text"]) or bool(block.get("signature"))
+
+
+@st.composite
+def turns(draw, min_calls: int = 0, max_calls: int = 4, first_id: int = 1, with_ids: bool | None = None) -> dict:
+    """One model turn with ``min_calls``..``max_calls`` parallel calls, ids ``fc_<first_id>`` on (or none)."""
+    ids = draw(st.booleans()) if with_ids is None else with_ids
+    n = draw(st.integers(min_calls, max_calls))
+    calls = [{"type": "tool_call", "id": f"fc_{first_id + k:02d}" if ids else "",
+              "name": draw(st.sampled_from(TOOL_NAMES)), "arguments": draw(arguments())} for k in range(n)]
+    speech = draw(st.lists(st.one_of(
+        st.builds(lambda t: {"type": "text", "text": t}, texts),
+        st.builds(lambda t: {"type": "reasoning", "text": t, "signature": ""}, texts)), max_size=4))
+    if calls:
+        calls[0] = {**calls[0], "signature": draw(opaque_values)}
+    elif speech and speech[-1]["type"] == "text" and draw(st.booleans()):
+        speech[-1] = {**speech[-1], "signature": draw(opaque_values)}
+    blocks = speech + calls
+    if not any(carries_something(b) for b in blocks):
+        blocks.append({"type": "text", "text": draw(st.text(min_size=1, max_size=8))})
+    return {"blocks": blocks, "stop_reason": "STOP", "usage": None}
+
+
+@st.composite
+def tool_loops(draw, max_rounds: int = 3) -> list[dict]:
+    """The turns of one agent turn: 1..``max_rounds`` rounds of calls, then an answer without calls."""
+    loop: list[dict] = []
+    first_id = 1
+    ids = draw(st.booleans())
+    for _ in range(draw(st.integers(1, max_rounds))):
+        loop.append(draw(turns(min_calls=1, first_id=first_id, with_ids=ids)))
+        first_id += len(calls_of(loop[-1]))
+    return loop + [draw(turns(max_calls=0))]
+
+
+def calls_of(turn: dict) -> list[dict]:
+    return [b for b in turn["blocks"] if b["type"] == "tool_call"]
+
+
+def results_for(turn: dict, contents: list[str]) -> list[dict]:
+    """The neutral tool results answering ``turn``'s calls, in order, with ``contents``."""
+    return [{"tool_call_id": c["id"], "name": c["name"], "content": text} for c, text in zip(calls_of(turn), contents)]
+
+
+def wire_content(turn: dict) -> dict:
+    """The model content a correct serializer writes: one part per block that carries something, in order."""
+    return {"role": "model", "parts": [wire_part(b) for b in turn["blocks"] if carries_something(b)]}
+
+
+# The sub-rules part_changes reports on, each on its own so that one never hides another.
+PART_RULES = ("order", "thought", "text", "calls", "ids", "args", "signatures", "empty")
+
+
+def _kind(part: object) -> str:
+    if not isinstance(part, dict):
+        return repr(part)
+    if "functionCall" in part:
+        return "functionCall"
+    return "thought" if part.get("thought") is True else "text"
+
+
+def _call(part: dict) -> dict:
+    call = part.get("functionCall")
+    return call if isinstance(call, dict) else {}
+
+
+def part_changes(got: object, want: list[dict]) -> dict[str, str]:
+    """How the wire parts ``got`` differ from ``want``, by sub-rule (:data:`PART_RULES`); absent: no change.
+
+    ``order``: the part kinds in order; ``thought`` and ``text``: the texts of
+    each kind in order; ``calls``: each call's name, in order; ``ids``: each
+    call's id, present exactly when the call had one; ``args``: each call's
+    ``args`` as a JSON value (absent is ``{}``); ``signatures``: each part's
+    ``thoughtSignature`` in order, byte for byte, absent where none came;
+    ``empty``: a part that carries nothing (empty text, no signature).
+    """
+    got = got if isinstance(got, list) else []
+    dicts = [p for p in got if isinstance(p, dict)]
+    pairs = {
+        "order": ([_kind(p) for p in got], [_kind(p) for p in want]),
+        "thought": ([p.get("text") for p in dicts if _kind(p) == "thought"],
+                    [p["text"] for p in want if _kind(p) == "thought"]),
+        "text": ([p.get("text") for p in dicts if _kind(p) == "text" and p.get("text")],
+                 [p["text"] for p in want if _kind(p) == "text" and p["text"]]),
+        "calls": ([_call(p).get("name") for p in dicts if "functionCall" in p],
+                  [p["functionCall"]["name"] for p in want if "functionCall" in p]),
+        "ids": ([_call(p).get("id") for p in dicts if "functionCall" in p],
+                [p["functionCall"].get("id") for p in want if "functionCall" in p]),
+        "signatures": ([p.get("thoughtSignature") for p in got if isinstance(p, dict)],
+                       [p.get("thoughtSignature") for p in want]),
+    }
+    changes = {rule: f"{shown(g)}, but should be {shown(w)}" for rule, (g, w) in pairs.items() if g != w}
+    got_args = [_call(p).get("args", {}) for p in dicts if "functionCall" in p]
+    want_args = [p["functionCall"].get("args", {}) for p in want if "functionCall" in p]
+    wrong = [f"call {k}: {shown(g)}, but should be {shown(w)}" for k, (g, w) in enumerate(zip(got_args, want_args))
+             if not (isinstance(g, dict) and same_arguments(json.dumps(g), json.dumps(w)))]
+    if wrong:
+        changes["args"] = "; ".join(wrong)
+    if any(_kind(p) != "functionCall" and not p.get("text") and not p.get("thoughtSignature") for p in dicts):
+        changes["empty"] = f"a part that carries nothing (empty text, no signature) in {shown(got)}"
+    return changes

@@ -9,16 +9,15 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+from rules_page import formats_of, sections
+
 DOCS = Path(__file__).resolve().parent.parent
 
 
 def _from_rules() -> dict[str, set[str]]:
     found: dict[str, set[str]] = defaultdict(set)
-    for section in (DOCS / "docs" / "rules.md").read_text().split("\n## ")[1:]:
-        line = re.search(r"^Formats: (.+)\.$", section, re.M)
-        if line is None:
-            continue
-        formats = {f.strip() for part in line.group(1).split(";") for f in part.split(",")}
+    for section in sections().values():
+        formats = formats_of(section)
         for capability in re.findall(r"^\| `test\w+` \| [^|]+ \| ([\w+]+) \|", section, re.M):
             for one in capability.split("+"):
                 found[one] |= formats

@@ -24,9 +24,15 @@ def rows(section: str) -> list[tuple[str, str, set[str]]]:
     return [(name, capability, {f.strip() for f in held.split(",")}) for name, capability, held in ROW.findall(section)]
 
 
+def contracts() -> dict[str, tuple[str, set[str]]]:
+    """Each contract's capability and the formats it holds for, by ``module::function``."""
+    return {f"{module}::{name}": (capability, held)
+            for module, section in sections().items() for name, capability, held in rows(section)}
+
+
 def contract_formats() -> dict[str, set[str]]:
     """The formats each contract holds for, by ``module::function``."""
-    return {f"{module}::{name}": held for module, section in sections().items() for name, _, held in rows(section)}
+    return {contract: held for contract, (_, held) in contracts().items()}
 
 
 def contract_of(report_line: str) -> str:

@@ -76,6 +76,10 @@ run_harness() {  # run.sh's way to start a harness command: its output kept whol
 }
 
 prepare() {
+    case "${HARNESS_CHECK:-true}" in
+        true | false) ;;
+        *) usage_error "the input check is 'true' or 'false', got '${HARNESS_CHECK}'" ;;
+    esac
     if [[ "${HARNESS_CHECK:-true}" == "true" ]]; then
         [[ -n "${HARNESS_ADAPTER:-}" || -n "${HARNESS_ADAPTER_CMD:-}" ]] ||
             usage_error "set the input adapter (MODULE:ATTR) or adapter-cmd (a bridge program) to check"
@@ -84,10 +88,6 @@ prepare() {
     elif [[ -z "${HARNESS_MUTANTS:-}" ]]; then
         usage_error "check is off and no mutants catalogue is given: nothing to run"
     fi
-    case "${HARNESS_CHECK:-true}" in
-        true | false) ;;
-        *) usage_error "the input check is 'true' or 'false', got '${HARNESS_CHECK}'" ;;
-    esac
     local reports="${HARNESS_REPORT_DIR:-harness-reports}"
     mkdir -p "$reports"
     local state

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -312,3 +313,168 @@ def test_inputs_that_cannot_work_stop_before_anything_is_installed(tmp_path, giv
     assert any(says in line for line in run.annotations("error")), f"inputs {given}: expected {says!r} in {run.log}"
     assert not pip_args.exists() and not harness_args.exists(), f"inputs {given}: ran on after the usage error"
     assert [s.name for s in run.steps if s.ran] == ["prepare"], [s.name for s in run.steps if s.ran]
+
+
+# -- real runs -----------------------------------------------------------------------------------------------------
+
+# A team's adapter: the stream parser of the harness's crashing sample (it fails every contract that streams two
+# or more tool calls), tinyllm's message serializer (it passes the message contracts its catalogue names).
+TEAM_ADAPTER = '''\
+from sample_adapters import CrashingStream
+from tinyllm.messages import serialize_message
+
+
+class Team(CrashingStream):
+    name = "team"
+
+    def serialize_message(self, message: dict) -> dict:
+        return serialize_message(message)
+
+
+adapter = Team()
+'''
+
+# Two of tinyllm's known bugs, which its message contracts kill, and three patches of code the team's adapter never
+# runs (its stream parser is not tinyllm's): unreached, each a problem to annotate.
+TEAM_CATALOGUE = r'''
+[[mutant]]
+id = "reasoning-emitted-when-empty"
+title = "reasoning_content is sent whenever the message has the key"
+file = "tinyllm/messages.py"
+find = """        if message.get("reasoning"):"""
+replace = """        if "reasoning" in message:"""
+contracts = ["test_reasoning_omit_empty.py::test_no_reasoning_key_without_reasoning"]
+
+[[mutant]]
+id = "tool-message-drops-call-id"
+title = "Tool results go out without the id of the call they answer"
+file = "tinyllm/messages.py"
+find = """        wire["tool_call_id"] = message["tool_call_id"]
+"""
+contracts = ["test_wire_fields.py::test_tool_message_keeps_its_call_id"]
+
+[[mutant]]
+id = "unreached-object-check"
+title = "a chunk that is not an object is read on"
+file = "tinyllm/stream.py"
+find = """            raise StreamError(f"event {number} is not an object")
+"""
+contracts = ["test_wire_fields.py::test_tool_message_keeps_its_call_id"]
+
+[[mutant]]
+id = "unreached-index-less-fragment"
+title = "an index-less fragment opens call 0"
+file = "tinyllm/calls.py"
+find = """                index = 0 if self.last is None else self.last"""
+replace = """                index = 0"""
+contracts = ["test_wire_fields.py::test_tool_message_keeps_its_call_id"]
+
+[[mutant]]
+id = "unreached-last-index"
+title = "the latest call is never remembered"
+file = "tinyllm/calls.py"
+find = """            self.last = index
+"""
+contracts = ["test_wire_fields.py::test_tool_message_keeps_its_call_id"]
+'''
+
+
+def _team_files(root: Path) -> None:
+    shutil.copy(ROOT / "tests" / "sample_adapters.py", root)  # mutate imports the adapter from its copy of the project
+    (root / "team.py").write_text(TEAM_ADAPTER)
+    (root / "team-mutants.toml").write_text(TEAM_CATALOGUE)
+
+
+@pytest.fixture(scope="module")
+def team(tmp_path_factory):
+    """The action over the team's project: check fails past GitHub's cap on its own, mutate adds unreached bugs."""
+    root = _git_project(tmp_path_factory.mktemp("team") / "project", edit=_team_files)
+    temp = tmp_path_factory.mktemp("runner-temp")
+    bin_dir = tmp_path_factory.mktemp("bin")
+    _pip_stub(bin_dir)
+    run = run_action({"adapter": "team:adapter", "format": "chat", "mutants": "team-mutants.toml",
+                      "report-dir": "reports", "artifact-name": "team-reports"},
+                     root, temp, path=[bin_dir])
+    return run, Path(run.outputs["report-dir"])
+
+
+def test_the_team_run_fails_on_its_contracts_and_on_its_unreached_bugs(team):
+    run, reports = team
+    assert run.outputs["check-exit-code"] == str(exit_codes.CONTRACTS_FAILED), run.step("check").log
+    assert run.outputs["mutate-exit-code"] == str(exit_codes.SURVIVED), run.step("mutate").log
+    assert run.failed, "a failing check and a survived bug must fail the action"
+    assert reports == Path(run.step("prepare").outputs["report-dir"]), run.outputs
+
+
+def test_the_team_run_annotates_within_githubs_cap_with_a_count_of_the_rest(team):
+    run, reports = team
+    failing = _failed_contracts(reports / "check" / "junit.xml")
+    report = json.loads((reports / "mutate" / "mutation-report.json").read_text())
+    unkilled = sum(1 for _, m in mutants(report) if needs_attention(m))
+    assert failing > CAP and unkilled > 0, (
+        f"the scenario needs more failing contracts than the cap and a bug to annotate; got {failing}, {unkilled}")
+    errors, warnings, notices = (run.annotations(level) for level in ("error", "warning", "notice"))
+    assert len(errors) == CAP, f"expected {CAP} ::error lines of {failing + unkilled} problems, got {len(errors)}"
+    assert len(warnings) <= CAP, f"expected at most {CAP} ::warning lines, got {len(warnings)}"
+    assert [line for line in run.step("check").log.splitlines() if line.startswith("::error")] == errors, (
+        "expected the check's failing contracts first (the most important), the known bugs past the cap")
+    assert len(notices) == 1, f"expected one notice counting the rest, got {notices}"
+    left = failing + unkilled - CAP
+    assert notices[0].startswith(f"::notice title={left} more "), f"expected {left} left off, got {notices[0]}"
+    assert run.outputs["annotations-left-off"] == str(left), run.outputs
+    full = (reports / "mutate" / "console.log").read_text()
+    assert sum(line.startswith("::error") for line in full.splitlines()) == unkilled, (
+        "expected the mutate log in the reports to keep every annotation the harness printed")
+
+
+def test_the_team_run_writes_the_job_summary(team):
+    run, reports = team
+    for part in ("check", "mutate"):
+        markdown = (reports / part / "summary.md").read_text()
+        assert markdown.strip() and markdown in run.summary, f"expected {part}'s summary in the job summary"
+    assert "| `harness check` | 1 | a contract failed" in run.summary, run.summary[-800:]
+    assert "| `harness mutate` | 3 | a known bug survived" in run.summary, run.summary[-800:]
+    assert "`team-reports`" in run.summary, run.summary[-800:]
+
+
+def test_the_team_run_fills_the_report_folder_the_artifact_uploads(team):
+    run, reports = team
+    expected = {"check": {"console.log", "junit.xml", "summary.md", "check.sarif"},
+                "mutate": {"console.log", "junit.xml", "summary.md", "mutation.sarif", "mutation-report.json",
+                           "mutation-report.html"}}
+    for part, names in expected.items():
+        present = {p.name for p in (reports / part).iterdir() if p.stat().st_size > 0}
+        assert names <= present, f"expected {sorted(names)} in {part}/, got {sorted(present)}"
+    (upload,) = [s for s in run.steps if s.uses.startswith("actions/upload-artifact")]
+    assert upload.ran and upload.with_["path"] == str(reports), f"expected the upload of {reports}, got {upload}"
+    assert upload.with_["name"] == "team-reports", upload.with_
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    temp = tmp_path_factory.mktemp("runner-temp")
+    bin_dir = tmp_path_factory.mktemp("bin")
+    _pip_stub(bin_dir)
+    return run_action({"adapter": "harness.reference:adapter", "format": "chat", "levels": "policy"},
+                      tmp_path_factory.mktemp("workspace"), temp, path=[bin_dir])
+
+
+def test_the_reference_passes_without_an_annotation(reference):
+    assert not reference.failed, reference.log
+    assert reference.outputs["check-exit-code"] == "0", reference.step("check").log
+    problems = [line for line in reference.log.splitlines() if line.startswith(("::error", "::warning", "::notice"))]
+    assert problems == [], f"expected no annotation for a passing run, got {problems}"
+    assert reference.outputs["annotations-left-off"] == "0", reference.outputs
+    assert not reference.step("mutate").ran, "no mutants input: mutate must not run"
+    reports = Path(reference.outputs["report-dir"])
+    assert (reports / "check" / "summary.md").read_text() in reference.summary, reference.summary
+    assert "| `harness check` | 0 | everything ran and held |" in reference.summary, reference.summary
+
+
+def test_an_adapter_of_another_format_than_the_workflow_says_fails_the_step(tmp_path):
+    _pip_stub(tmp_path / "bin")
+    run = run_action({"adapter": "harness.reference:adapter", "format": "anthropic", "levels": "policy"},
+                     tmp_path, tmp_path / "temp", path=[tmp_path / "bin"])
+    assert run.outputs["check-exit-code"] == str(exit_codes.USAGE), run.step("check").log
+    (error,) = run.annotations("error")
+    assert "format 'anthropic'" in error and "speaks 'chat'" in error, error

@@ -478,3 +478,16 @@ def test_an_adapter_of_another_format_than_the_workflow_says_fails_the_step(tmp_
     assert run.outputs["check-exit-code"] == str(exit_codes.USAGE), run.step("check").log
     (error,) = run.annotations("error")
     assert "format 'anthropic'" in error and "speaks 'chat'" in error, error
+
+
+def test_the_example_workflow_uses_only_inputs_the_action_declares():
+    workflow = yaml.safe_load((ROOT / "examples" / "github-action" / "workflow.yml").read_text(encoding="utf-8"))
+    uses = [step for job in workflow["jobs"].values() for step in job["steps"]
+            if step.get("uses", "").startswith("OWNER/REPO@")]
+    assert uses, "expected the example to use the action as OWNER/REPO@REF"
+    for step in uses:
+        unknown = set(step.get("with") or {}) - set(ACTION["inputs"])
+        assert not unknown, f"the example sets inputs the action does not declare: {sorted(unknown)}"
+        check = step["with"].get("check", "true") == "true"
+        has_adapter = bool(step["with"].get("adapter")) != bool(step["with"].get("adapter-cmd"))
+        assert has_adapter or not check, f"expected adapter or adapter-cmd (one of them) in {step['with']}"

@@ -31,6 +31,7 @@ import pytest
 import yaml
 
 from harness import exit_codes
+from harness.cli import _parser
 from harness.report.model import mutants, needs_attention
 from test_mutation_adapter import _git_project
 
@@ -95,15 +96,26 @@ def _value(reference: re.Match, inputs: dict, done: dict[str, Step]) -> str:
 
 
 def _evaluate(expression: str, inputs: dict, done: dict[str, Step]) -> bool:
-    """An ``if:`` of the forms action.yml uses: references, ``==``/``!=`` on strings, ``&&``, status functions."""
+    """An ``if:`` of the forms action.yml uses: terms joined by ``&&``, each a status function or a comparison.
+
+    Without a status function the runner adds ``success()``; GitHub compares strings ignoring case.
+    """
+    terms = [term.strip() for term in expression.split("&&")]
+    if not any(term.lstrip("!") in STATUS_FUNCTIONS for term in terms):
+        terms.insert(0, "success()")
+    return all(_term(term, inputs, done) for term in terms)
+
+
+def _term(term: str, inputs: dict, done: dict[str, Step]) -> bool:
     failed = any(s.outcome == "failure" for s in done.values())
-    if not any(f in expression for f in STATUS_FUNCTIONS):
-        expression = f"success() && ({expression})"  # the runner's implicit status check
-    python = REFERENCE.sub(lambda m: repr(_value(m, inputs, done)), expression)
-    python = (python.replace("!cancelled()", "True").replace("cancelled()", "False").replace("always()", "True")
-              .replace("success()", repr(not failed)).replace("failure()", repr(failed))
-              .replace("&&", " and ").replace("||", " or "))
-    return bool(eval(python, {"__builtins__": {}}))  # only the action's own conditions, rewritten above
+    status = {"success()": not failed, "failure()": failed, "always()": True, "cancelled()": False}
+    if term.lstrip("!") in status:
+        return status[term.lstrip("!")] != term.startswith("!")
+    comparison = re.fullmatch(r"(\S+) (==|!=) '([^']*)'", term)
+    reference = comparison and REFERENCE.fullmatch(comparison.group(1))
+    assert reference, f"a condition the emulation does not know: {term!r}"
+    equal = _value(reference, inputs, done).lower() == comparison.group(3).lower()
+    return equal == (comparison.group(2) == "==")
 
 
 def _fill(text: str, inputs: dict, done: dict[str, Step], action_path: Path) -> str:
@@ -159,22 +171,38 @@ def run_action(given: dict, workspace: Path, temp: Path, path: list[Path] = (), 
     return Composite(steps, "".join(summary), outputs)
 
 
-def _stub(folder: Path, name: str, body: str, logged: str = "true") -> Path:
-    """An executable ``name`` in ``folder``: logs its arguments (one run a line, when ``logged`` holds), then ``body``.
-
-    Returns the log's path.
-    """
+def _harness_stub(folder: Path) -> Path:
+    """A ``harness`` that records each run's arguments (a JSON list a line, in the file returned) and exits 0."""
     folder.mkdir(parents=True, exist_ok=True)
-    args = folder / f"{name}.args"
-    (folder / name).write_text(f'#!/usr/bin/env bash\nif {logged}; then printf "%s\\n" "$*" >> "{args}"; fi\n{body}\n')
-    (folder / name).chmod(0o755)
-    return args
+    log = folder / "harness.args"
+    (folder / "harness").write_text(f"#!{sys.executable}\nimport json, sys\n"
+                                    f"open({str(log)!r}, 'a').write(json.dumps(sys.argv[1:]) + '\\n')\n")
+    (folder / "harness").chmod(0o755)
+    return log
 
 
 def _pip_stub(folder: Path) -> Path:
-    """A ``python`` whose ``-m pip`` only logs its arguments; anything else runs this Python (the finish step's)."""
-    is_pip = '[ "$1" = -m ] && [ "$2" = pip ]'
-    return _stub(folder, "python", f'if {is_pip}; then exit 0; fi; exec "{sys.executable}" "$@"', logged=is_pip)
+    """A ``python`` whose ``-m pip`` only logs its arguments (a line a run, in the file returned); else this Python.
+
+    The finish step asks the Python on PATH what an exit code means.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "pip.args"
+    (folder / "python").write_text(f'#!/usr/bin/env bash\nif [ "$1" = -m ] && [ "$2" = pip ]; then\n'
+                                   f'    printf "%s\\n" "$*" >> "{log}"; exit 0\nfi\nexec "{sys.executable}" "$@"\n')
+    (folder / "python").chmod(0o755)
+    return log
+
+
+def _runs(log: Path) -> list[list[str]]:
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def _parses(args: list[str]) -> None:
+    try:
+        _parser().parse_args(args)
+    except SystemExit:
+        pytest.fail(f"`harness {' '.join(args)}` is not a command line the harness accepts")
 
 
 def _failed_contracts(junit: Path) -> int:
@@ -237,31 +265,28 @@ def test_run_sh_is_valid_bash():
 # -- the command lines the steps build (harness and pip stubbed) ---------------------------------------------------
 
 def test_check_passes_every_input_on_to_harness_check(tmp_path):
-    harness_args = _stub(tmp_path / "bin", "harness", "exit 0")
-    pip_args = _pip_stub(tmp_path / "bin")
+    harness_log, pip_log = _harness_stub(tmp_path / "bin"), _pip_stub(tmp_path / "bin")
     run = run_action({"adapter-cmd": "node bridge.js --flag", "levels": "wire,robust",
                       "expectations": "ci/expected failures.toml", "hypothesis-profile": "nightly"},
                      tmp_path, tmp_path, path=[tmp_path / "bin"])
     assert not run.failed, run.log
-    (line,) = harness_args.read_text().splitlines()
     reports = run.outputs["report-dir"] + "/check"
-    expected = (f"check --hypothesis-profile nightly --adapter-cmd node bridge.js --flag --levels wire,robust "
-                f"--expectations ci/expected failures.toml --junitxml {reports}/junit.xml "
-                f"--markdown {reports}/summary.md --sarif {reports}/check.sarif")
-    assert line == expected, f"expected harness {expected}\ngot      harness {line}"
-    assert pip_args.read_text().splitlines()[-1] == f"-m pip install --disable-pip-version-check {ROOT}", (
-        f"expected the harness installed from the action's checkout, got {pip_args.read_text()!r}")
+    expected = ["check", "--hypothesis-profile", "nightly", "--adapter-cmd", "node bridge.js --flag",
+                "--levels", "wire,robust", "--expectations", "ci/expected failures.toml",
+                "--junitxml", f"{reports}/junit.xml", "--markdown", f"{reports}/summary.md",
+                "--sarif", f"{reports}/check.sarif"]
+    assert _runs(harness_log) == [expected], f"expected harness {expected}, got {_runs(harness_log)}"
+    assert pip_log.read_text().splitlines() == [f"-m pip install --disable-pip-version-check {ROOT}"], (
+        f"expected the harness installed from the action's checkout, got {pip_log.read_text()!r}")
 
 
-def test_an_input_with_spaces_stays_one_argument(tmp_path):
-    _pip_stub(tmp_path / "bin")
-    (tmp_path / "bin" / "harness").write_text('#!/usr/bin/env bash\nfor a in "$@"; do echo "[$a]"; done\n')
-    (tmp_path / "bin" / "harness").chmod(0o755)
-    run = run_action({"adapter": "pkg.mod:adapter", "expectations": "a b.toml"}, tmp_path, tmp_path,
-                     path=[tmp_path / "bin"])
-    log = run.step("check").log
-    assert "[--expectations]\n[a b.toml]\n" in log, f"expected 'a b.toml' as one argument, got\n{log}"
-    assert "[--adapter]\n[pkg.mod:adapter]\n" in log, log
+def test_check_without_expectations_is_a_command_line_the_harness_accepts(tmp_path):
+    harness_log, _ = _harness_stub(tmp_path / "bin"), _pip_stub(tmp_path / "bin")
+    run = run_action({"adapter": "pkg.mod:adapter", "levels": "wire"}, tmp_path, tmp_path, path=[tmp_path / "bin"])
+    assert not run.failed, run.log
+    (args,) = _runs(harness_log)
+    assert args[args.index("--adapter") + 1] == "pkg.mod:adapter" and "--expectations" not in args, args
+    _parses(args)
 
 
 @pytest.mark.parametrize("version, requirement", [
@@ -272,29 +297,29 @@ def test_an_input_with_spaces_stays_one_argument(tmp_path):
     ("git+https://example.invalid/harness.git@main", "git+https://example.invalid/harness.git@main"),
 ])
 def test_install_picks_the_harness_from_harness_version(tmp_path, version, requirement):
-    pip_args = _pip_stub(tmp_path / "bin")
-    _stub(tmp_path / "bin", "harness", "exit 0")
+    pip_log, _ = _pip_stub(tmp_path / "bin"), _harness_stub(tmp_path / "bin")
     run = run_action({"adapter": "pkg.mod:adapter", "harness-version": version, "install": "-e .  -r req.txt"},
                      tmp_path, tmp_path, path=[tmp_path / "bin"])
     assert not run.failed, run.log
     expected = f"-m pip install --disable-pip-version-check {requirement} -e . -r req.txt"
-    assert pip_args.read_text().splitlines() == [expected], (
-        f"harness-version {version!r}: expected python {expected}, got {pip_args.read_text()!r}")
+    assert pip_log.read_text().splitlines() == [expected], (
+        f"harness-version {version!r}: expected python {expected}, got {pip_log.read_text()!r}")
 
 
 def test_mutate_runs_the_teams_catalogue_with_the_adapter_when_there_is_one(tmp_path):
-    harness_args = _stub(tmp_path / "bin", "harness", "exit 0")
-    _pip_stub(tmp_path / "bin")
+    harness_log, _ = _harness_stub(tmp_path / "bin"), _pip_stub(tmp_path / "bin")
     run = run_action({"adapter": "pkg.mod:adapter", "mutants": "ci/mutants.toml", "check": "false"},
                      tmp_path, tmp_path / "t1", path=[tmp_path / "bin"])
     foreign = run_action({"mutants": "node/mutants.toml", "check": "false"}, tmp_path, tmp_path / "t2",
                          path=[tmp_path / "bin"])
     assert not run.failed and not foreign.failed, run.log + foreign.log
     reports = run.outputs["report-dir"] + "/mutate"
-    assert harness_args.read_text().splitlines() == [
-        f"mutate --config ci/mutants.toml --report-dir {reports} --adapter pkg.mod:adapter",
-        f"mutate --config node/mutants.toml --report-dir {reports}",
-    ], harness_args.read_text()
+    assert _runs(harness_log) == [
+        ["mutate", "--config", "ci/mutants.toml", "--report-dir", reports, "--adapter", "pkg.mod:adapter"],
+        ["mutate", "--config", "node/mutants.toml", "--report-dir", reports],
+    ], _runs(harness_log)
+    for args in _runs(harness_log):
+        _parses(args)
     assert not run.step("check").ran, "check: false must skip harness check"
 
 
@@ -305,13 +330,12 @@ def test_mutate_runs_the_teams_catalogue_with_the_adapter_when_there_is_one(tmp_
     ({"adapter": "a:b", "check": "yes"}, "'true' or 'false'"),
 ])
 def test_inputs_that_cannot_work_stop_before_anything_is_installed(tmp_path, given, says):
-    pip_args = _stub(tmp_path / "bin", "python", "exit 0")
-    harness_args = _stub(tmp_path / "bin", "harness", "exit 0")
+    pip_log, harness_log = _pip_stub(tmp_path / "bin"), _harness_stub(tmp_path / "bin")
     run = run_action(given, tmp_path, tmp_path, path=[tmp_path / "bin"])
     prepare = run.step("prepare")
     assert prepare.code == exit_codes.USAGE, f"inputs {given}: expected exit 2, got {prepare.code}: {prepare.log}"
     assert any(says in line for line in run.annotations("error")), f"inputs {given}: expected {says!r} in {run.log}"
-    assert not pip_args.exists() and not harness_args.exists(), f"inputs {given}: ran on after the usage error"
+    assert not pip_log.exists() and not harness_log.exists(), f"inputs {given}: ran on after the usage error"
     assert [s.name for s in run.steps if s.ran] == ["prepare"], [s.name for s in run.steps if s.ran]
 
 

@@ -18,7 +18,7 @@ set -euo pipefail
 CAP=10
 
 usage_error() {  # an ::error and exit 2, the harness's own code for a usage error
-    echo "::error title=agent-contract-harness action::$1"
+    echo "::error title=agent-contract-harness action::$1" >&2
     exit 2
 }
 
@@ -159,11 +159,18 @@ meaning() {  # the harness's own words for an exit code
     python -c 'import sys; from harness.exit_codes import MEANINGS; print(MEANINGS.get(int(sys.argv[1]), "unknown"))' "$1"
 }
 
+row() {  # the summary's line for a command that ran: its exit code and what the code means
+    if [[ -n "$2" ]]; then echo "| \`harness $1\` | $2 | $(meaning "$2") |"; fi
+}
+
 finish() {
-    local left=0 entry count
-    while read -r entry count; do
-        if [[ "$entry" == left ]]; then left=$count; fi
-    done <"$(state_dir)/annotations" 2>/dev/null || true
+    local budget left=0 entry count
+    budget="$(state_dir)/annotations"
+    if [[ -f "$budget" ]]; then
+        while read -r entry count; do
+            if [[ "$entry" == left ]]; then left=$count; fi
+        done <"$budget"
+    fi
     if ((left > 0)); then
         echo "::notice title=$left more not annotated::$left more problems not annotated (GitHub shows $CAP" \
             "per level in a step): the job summary lists every one, the report folder holds them all"
@@ -175,11 +182,8 @@ finish() {
         echo
         echo "| command | exit | meaning |"
         echo "|---|---|---|"
-        local name code
-        for name in check mutate; do
-            code=$([[ $name == check ]] && echo "${HARNESS_CHECK_EXIT:-}" || echo "${HARNESS_MUTATE_EXIT:-}")
-            if [[ -n "$code" ]]; then echo "| \`harness $name\` | $code | $(meaning "$code") |"; fi
-        done
+        row check "${HARNESS_CHECK_EXIT:-}"
+        row mutate "${HARNESS_MUTATE_EXIT:-}"
         echo
         echo "Reports: the artifact \`${HARNESS_ARTIFACT:-harness-reports}\`."
         if ((left > 0)); then echo "$left more problems than GitHub annotates: every one is listed above."; fi

@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,11 +119,11 @@ def _term(term: str, inputs: dict, done: dict[str, Step]) -> bool:
     return equal == (comparison.group(2) == "==")
 
 
-def _fill(text: str, inputs: dict, done: dict[str, Step], action_path: Path) -> str:
+def _fill(text: str, inputs: dict, done: dict[str, Step]) -> str:
     def one(match: re.Match) -> str:
         inner = match.group(1)
         if inner == "github.action_path":
-            return str(action_path)
+            return str(ROOT)
         found = REFERENCE.fullmatch(inner)
         assert found, f"an expression the emulation does not know: {inner!r}"
         return _value(found, inputs, done)
@@ -130,13 +131,13 @@ def _fill(text: str, inputs: dict, done: dict[str, Step], action_path: Path) -> 
     return EXPRESSION.sub(one, str(text))
 
 
-def run_action(given: dict, workspace: Path, temp: Path, path: list[Path] = (), env: dict | None = None) -> Composite:
+def run_action(given: dict, workspace: Path, temp: Path, path: Sequence[Path] = ()) -> Composite:
     """The action's steps with ``given`` inputs, in ``workspace``, as GitHub Actions runs a composite action."""
     unknown = set(given) - set(ACTION["inputs"])
     assert not unknown, f"inputs the action does not declare: {unknown}"
     inputs = {name: str(given.get(name, spec.get("default", ""))) for name, spec in ACTION["inputs"].items()}
     base = {
-        **os.environ, **(env or {}),
+        **os.environ,
         "PATH": os.pathsep.join([*map(str, path), str(Path(sys.executable).parent), os.environ["PATH"]]),
         "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(workspace), "RUNNER_TEMP": str(temp),
         "GITHUB_ACTION_PATH": str(ROOT), "XDG_CACHE_HOME": str(temp / "cache"), "PYTHONUNBUFFERED": "1",
@@ -150,15 +151,15 @@ def run_action(given: dict, workspace: Path, temp: Path, path: list[Path] = (), 
             step = Step(name, ran=False)
         elif "uses" in spec:
             step = Step(name, ran=True, uses=spec["uses"],
-                        with_={k: _fill(v, inputs, done, ROOT) for k, v in (spec.get("with") or {}).items()})
+                        with_={k: _fill(v, inputs, done) for k, v in (spec.get("with") or {}).items()})
         else:
             output, step_summary, script = (temp / f"{name}.{suffix}" for suffix in ("output", "summary", "sh"))
             for file in (output, step_summary):
                 file.write_text("")
             script.write_text(spec["run"] + "\n")
             step_env = {**base, "GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(step_summary),
-                        **{k: _fill(v, inputs, done, ROOT) for k, v in (spec.get("env") or {}).items()}}
-            cwd = workspace / _fill(spec.get("working-directory", "."), inputs, done, ROOT)
+                        **{k: _fill(v, inputs, done) for k, v in (spec.get("env") or {}).items()}}
+            cwd = workspace / _fill(spec.get("working-directory", "."), inputs, done)
             proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=cwd,
                                   env=step_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                   timeout=900)
@@ -167,7 +168,7 @@ def run_action(given: dict, workspace: Path, temp: Path, path: list[Path] = (), 
             summary.append(step_summary.read_text())
         done[name] = step
         steps.append(step)
-    outputs = {k: _fill(v["value"], inputs, done, ROOT) for k, v in ACTION["outputs"].items()}
+    outputs = {k: _fill(v["value"], inputs, done) for k, v in ACTION["outputs"].items()}
     return Composite(steps, "".join(summary), outputs)
 
 
@@ -479,20 +480,24 @@ def reference(tmp_path_factory):
     temp = tmp_path_factory.mktemp("runner-temp")
     bin_dir = tmp_path_factory.mktemp("bin")
     _pip_stub(bin_dir)
-    return run_action({"adapter": "harness.reference:adapter", "format": "chat", "levels": "policy"},
-                      tmp_path_factory.mktemp("workspace"), temp, path=[bin_dir])
+    workspace = tmp_path_factory.mktemp("workspace")
+    (workspace / "adapter").mkdir()
+    return workspace, run_action({"adapter": "harness.reference:adapter", "format": "chat", "levels": "policy",
+                                  "working-directory": "adapter"}, workspace, temp, path=[bin_dir])
 
 
 def test_the_reference_passes_without_an_annotation(reference):
-    assert not reference.failed, reference.log
-    assert reference.outputs["check-exit-code"] == "0", reference.step("check").log
-    problems = [line for line in reference.log.splitlines() if line.startswith(("::error", "::warning", "::notice"))]
+    workspace, run = reference
+    assert not run.failed, run.log
+    assert run.outputs["check-exit-code"] == "0", run.step("check").log
+    problems = [line for line in run.log.splitlines() if line.startswith(("::error", "::warning", "::notice"))]
     assert problems == [], f"expected no annotation for a passing run, got {problems}"
-    assert reference.outputs["annotations-left-off"] == "0", reference.outputs
-    assert not reference.step("mutate").ran, "no mutants input: mutate must not run"
-    reports = Path(reference.outputs["report-dir"])
-    assert (reports / "check" / "summary.md").read_text() in reference.summary, reference.summary
-    assert "| `harness check` | 0 | everything ran and held |" in reference.summary, reference.summary
+    assert run.outputs["annotations-left-off"] == "0", run.outputs
+    assert not run.step("mutate").ran, "no mutants input: mutate must not run"
+    reports = Path(run.outputs["report-dir"])
+    assert reports == workspace / "adapter" / "harness-reports", f"expected the reports in working-directory: {reports}"
+    assert (reports / "check" / "summary.md").read_text() in run.summary, run.summary
+    assert "| `harness check` | 0 | everything ran and held |" in run.summary, run.summary
 
 
 def test_an_adapter_of_another_format_than_the_workflow_says_fails_the_step(tmp_path):

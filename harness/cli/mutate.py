@@ -12,6 +12,8 @@ import harness
 from harness import exit_codes
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.mutation.copy_executor import CommandExecutor
+from harness.mutation.diff_lines import DiffError, git_diff, read_diff
+from harness.mutation.diff_scope import Scope, contracts_line, scope_lines, select_contracts, select_mutants
 from harness.mutation.in_memory_executor import ContractsExecutor, EngineNotReady
 from harness.mutation.known_bug_run import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun
 from harness.mutation.progress import MutantProgress
@@ -19,8 +21,11 @@ from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
 from harness.outcomes.mutants import Mutant, MutantResult, Verdict
 from harness.processes import Children
+from harness.report.files import REPORT_FILES
+from harness.report.model import is_known_bug
+from harness.report.model import mutants as report_mutants
 from harness.report.publish import publish
-from harness.report.stryker_json import build_report
+from harness.report.stryker_json import ReportError, build_report, load_report
 
 BUNDLED_CATALOGUE = Path(harness.__file__).resolve().parent / "mutants.toml"
 PYPROJECT = Path("pyproject.toml")  # report thresholds: [tool.harness.nightly] where the command runs
@@ -38,6 +43,8 @@ class Options:
     timeout: float | None = None
     baseline_timeout: float | None = None
     adapter: str | None = None  # a team's Python adapter, module:attribute, inside the catalogue's project
+    in_diff: str | None = None  # a unified diff file ("-": standard input): only the bugs and contracts it touches
+    base: str | None = None  # a git ref: the same, for the working tree's diff against it
 
 
 # Each verdict's exit code; which one a run ends with is the precedence of exit_codes.first.
@@ -65,9 +72,21 @@ def run_known_bugs(
     *,
     adapter: str | None = None,
     baseline_timeout: float | None = None,
+    in_diff: str | None = None,
+    base: str | None = None,
 ) -> int:
-    options = Options(catalogue_path, only, report_dir, shard, jobs, timeout, baseline_timeout, adapter)
+    options = Options(catalogue_path, only, report_dir, shard, jobs, timeout, baseline_timeout, adapter, in_diff, base)
     return _run(options)
+
+
+def add_diff_options(cmd) -> None:
+    """``--in-diff`` and ``--base`` on an argparse (sub)parser."""
+    scope = cmd.add_mutually_exclusive_group()
+    scope.add_argument("--in-diff", metavar="DIFF",
+                       help="only known bugs on the lines this unified diff changes ('-': stdin), and the contracts "
+                            "that ran those lines")
+    scope.add_argument("--base", metavar="REF",
+                       help="the same for the working tree's git diff against REF (the tree is only read)")
 
 
 def _usage(message: str) -> int:
@@ -110,7 +129,22 @@ def _run(o: Options) -> int:
         except _Usage as exc:
             return _usage(str(exc))
         project, executor, baseline_contracts = setup
-        if len(mutants) < len(catalogue.mutants):
+        scope = None
+        if o.in_diff is not None or o.base is not None:
+            try:
+                scope = _diff_scope(o, project, mutants)
+            except DiffError as exc:
+                return _usage(f"diff error: {exc}")
+            for line in scope_lines(scope.as_json()):
+                print(line)
+            mutants = scope.mutants
+            if not mutants:
+                print("nothing was tested: the diff selects no known bug")
+                run = {"shard": str(o.shard) if o.shard else None, "seconds": round(time.perf_counter() - started, 3),
+                       "scope": scope.as_json()}
+                publish(build_report([], thresholds=thresholds, run=run), thresholds, o.report_dir, root=project.root)
+                return exit_codes.NOTHING_TESTED
+        if len(mutants) < len(catalogue.mutants) and scope is None:
             # A selection (--only, a shard) needs only what its mutants name: baseline and collect just those.
             baseline_contracts = _named(mutants)
         root = project.root
@@ -123,7 +157,7 @@ def _run(o: Options) -> int:
                 baseline_timeout=o.baseline_timeout or BASELINE_TIMEOUT,
                 baseline_contracts=baseline_contracts,
             ) as run:
-                outcome, results = _known_bugs(run, mutants, path, jobs, o)
+                outcome, results = _known_bugs(run, mutants, path, jobs, o, scope)
         except KeyboardInterrupt:
             outcome = exit_codes.INTERRUPTED
     if outcome == exit_codes.INTERRUPTED:
@@ -132,6 +166,8 @@ def _run(o: Options) -> int:
     if outcome is not None:
         return outcome
     run = {"shard": str(o.shard) if o.shard else None, "seconds": round(time.perf_counter() - started, 3)}
+    if scope is not None:
+        run["scope"] = scope.as_json()
     publish(build_report(results, thresholds=thresholds, run=run), thresholds, o.report_dir, root=root)
     return exit_code(results)
 
@@ -173,11 +209,32 @@ def _named(mutants: list[Mutant]) -> list[str]:
     return sorted({c for m in mutants for c in m.contracts})
 
 
-def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options) -> tuple[int | None, list[MutantResult]]:
+def _diff_scope(o: Options, project: Project, mutants: list[Mutant]) -> Scope:
+    """The known bugs the diff puts in scope, with the survivors of the report directory's earlier run."""
+    changes = read_diff(o.in_diff) if o.in_diff is not None else git_diff(project.root, o.base or "")
+    earlier = o.report_dir / REPORT_FILES["json"] if o.report_dir else None
+    survivors = {}
+    if earlier is not None and earlier.is_file():
+        try:
+            survivors = {m["id"]: m.get("coveredBy", []) for _, m in report_mutants(load_report(earlier))
+                         if is_known_bug(m) and m["status"] == "Survived"}
+        except ReportError as exc:
+            raise DiffError(f"the earlier report: {exc}") from None
+    return select_mutants(changes, mutants, project.read, survivors)
+
+
+def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options,
+                scope: Scope | None = None) -> tuple[int | None, list[MutantResult]]:
     try:
         run.prepare()
         run.check_contracts(mutants)  # before the baseline, so a misspelt name is told with its mutant's id
-        baseline = run.baseline()
+        collected = run.executor.collected() if scope is not None else None
+        if scope is not None:
+            # Every contract was collected (the count the scope is told against); the baseline runs, and measures
+            # the lines of, only those the bugs in scope name (the in-memory engine measures; a runner cannot).
+            run.baseline_contracts = _named(mutants)
+        reach = scope is not None and isinstance(run.executor, ContractsExecutor)
+        baseline = run.baseline(reach=reach)
     except BaselineRed as exc:
         print(str(exc))
         return exit_codes.BASELINE, []
@@ -192,6 +249,13 @@ def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options) ->
     except CatalogueError as exc:
         return _usage(f"catalogue error: {exc}"), []
     tests = baseline.outcome.tests
+    if scope is not None:
+        if reach:
+            mutants = select_contracts(scope, baseline.outcome.lines, list(tests), run.project.read,
+                                       total=len(collected) if collected else None)
+        else:
+            scope.measured = False
+        print(contracts_line(scope.as_json()["contracts"]))
     applied = sum(e["outcome"] != "not applicable" for e in tests.values())
     print(
         f"baseline: {applied} contracts green in {baseline.outcome.wall:.1f}s"

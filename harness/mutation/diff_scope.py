@@ -7,12 +7,13 @@ whose module changed (the contract that must catch it is not the one that
 did); or when an earlier run's report has it surviving and a contract that
 covered it changed (a survivor is never kept past a change of its tests).
 
-The contracts come from the baseline's line reach (:mod:`line_reach`): those
-that ran a changed line, those of a changed contract module, and, for each
-bug in scope, the contracts it names that ran its patched lines. A bug whose
-lines no contract ran in the measurement (module-level code runs before any
-contract, at import) keeps every contract it names, so its verdict is the
-one the full run gives.
+The contracts come from the baseline's line reach (:mod:`line_reach`), which
+runs only the contracts the bugs in scope name: each bug keeps the names (a
+module, a test) under which some contract ran its patched lines; a name none
+of whose contracts ran them can neither kill nor cover it, so dropping it
+leaves the verdict the full run gives. A bug whose lines no contract ran in
+the measurement (module-level code runs at import, before any contract)
+keeps every name.
 """
 
 from __future__ import annotations
@@ -86,8 +87,8 @@ def scope_lines(scope: dict) -> list[str]:
 def contracts_line(contracts: dict) -> str:
     if not contracts["measured"]:
         return "diff scope: line reach not measured (a [runner] command): each bug runs every contract it names"
-    return (f"diff scope: {contracts['selected']} of {contracts['of']} contracts selected: those the bugs in scope "
-            "name that ran a changed line or the bug's patched lines")
+    return (f"diff scope: {contracts['selected']} of {contracts['of']} contracts selected: of what each bug in "
+            "scope names, the contracts that ran its patched lines in the baseline")
 
 
 def contract_module(contract: str) -> str:
@@ -140,23 +141,32 @@ def _why(changes: Changes, m: Mutant, read, modules: frozenset[str], covered: li
 
 def select_contracts(scope: Scope, lines: dict[str, dict], tests: list[str], read,
                      total: int | None = None) -> list[Mutant]:
-    """Fill ``scope.contracts`` from the baseline's line reach ``lines`` over ``tests``; each bug in scope with
-    the contracts it runs (``read``: a project file's text; ``total``: the contracts collected, else ``tests``)."""
+    """Each bug in scope with only the contracts it names that ran its lines, by the baseline's line reach
+    ``lines`` over ``tests``; ``scope.contracts`` filled with every contract they match and why it is there.
+
+    A name stays whole (a module stays a module): the engine stops a name at its first kill, so the kills,
+    and the verdict, are the full run's. ``read``: a project file's text; ``total``: the contracts collected.
+    """
     scope.contracts_total = total or len(tests)
     scope.measured = True
-    for path, changed in sorted(scope.changes.files.items()):
-        for test in _ran(lines, path, changed.lines):
-            scope.contracts.setdefault(test, f"ran a changed line of {path}")
-    for test in tests:
-        if contract_module(test) in scope.changed_contracts:
-            scope.contracts.setdefault(test, "its module changed")
+    changed_by = {test: path for path, changed in sorted(scope.changes.files.items())
+                  for test in _ran(lines, path, changed.lines)}
     narrowed = []
     for m in scope.mutants:
-        runs = _runs(m, read(m.file), lines, tests)
-        for test in runs:
-            scope.contracts.setdefault(test, f"named by {m.id}, ran its patched lines")
-        narrowed.append(replace(m, contracts=tuple(runs)) if runs else m)
+        kept = _reaching_names(m, read(m.file), lines, tests)
+        narrowed.append(replace(m, contracts=kept) if kept else m)
+        for test in tests:
+            if any(matches(test, c) for c in kept or m.contracts):
+                scope.contracts.setdefault(test, _contract_why(test, m, scope.changed_contracts, changed_by))
     return narrowed
+
+
+def _contract_why(test: str, m: Mutant, modules: frozenset[str], changed_by: dict[str, str]) -> str:
+    if contract_module(test) in modules:
+        return "its module changed"
+    if test in changed_by:
+        return f"ran a changed line of {changed_by[test]}"
+    return f"named by {m.id}"
 
 
 def _ran(lines: dict[str, dict], path: str, wanted: frozenset[int] | set[int]) -> set[str]:
@@ -172,11 +182,10 @@ def _ran(lines: dict[str, dict], path: str, wanted: frozenset[int] | set[int]) -
     return found
 
 
-def _runs(m: Mutant, source: str | None, lines: dict[str, dict], tests: list[str]) -> list[str]:
-    """The tests ``m`` names that ran its patched lines; empty when no contract ran them (keep every name)."""
+def _reaching_names(m: Mutant, source: str | None, lines: dict[str, dict], tests: list[str]) -> tuple[str, ...]:
+    """The names in ``m.contracts`` with a test that ran its patched lines; empty when no contract ran them."""
     span = patch_lines(source, m.find)
     if span is None:
-        return []
+        return ()
     ran = _ran(lines, m.file, set(range(span[0], span[1] + 1)))
-    return sorted(t for t in tests if t in ran and any(matches(t, c) for c in m.contracts))
-
+    return tuple(c for c in m.contracts if any(matches(t, c) for t in tests if t in ran))

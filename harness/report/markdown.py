@@ -106,10 +106,14 @@ def _exemptions(d: Digest) -> list[str]:
 def _scopes(d: Digest) -> list[str]:
     """What a diff-scoped run selected and why (``harness mutate --in-diff``, ``--base``)."""
     scoped = [run["scope"] for run in d.runs if run.get("scope")]
-    return [line for scope in scoped for line in ["", "### Diff scope", "",
-                                                   *(f"- {code(line.strip())}" if line.startswith("  ")
-                                                     else f"- {line.removeprefix('diff scope: ')}"
-                                                     for line in scope_lines(scope))]]
+    return [line for scope in scoped for line in ["", "### Diff scope", "", *map(_scope_item, scope_lines(scope))]]
+
+
+def _scope_item(line: str) -> str:
+    if line.startswith("  "):  # a known bug in scope: ``  id: why``
+        mutant, _, why = line.strip().partition(": ")
+        return f"  - {code(mutant)}: {why}"
+    return f"- {line.removeprefix('diff scope: ')}"
 
 
 def render_markdown(report: Report, d: Digest) -> str:

@@ -298,3 +298,34 @@ def test_a_changed_contract_reruns_an_earlier_survivor_it_covered(one_function, 
     named = sorted(m.id for m in catalogue if any(c.startswith("test_distillation_order.py") for c in m.contracts))
     assert sorted(set(why) - {guest.id}) == named, run.stdout
     assert run.returncode == exit_codes.OK, run.stdout + run.stderr
+
+
+def test_mutmut_adds_its_mutants_on_the_changed_lines_alone(tmp_path):
+    root = Project.bundled().root
+    _, last = _function_lines(root / DISTILL, "distill")
+    (tmp_path / "change.diff").write_text(_a_change_in(root / DISTILL, last))
+    run = _harness(["gate", "--in-diff", "change.diff", "--mutmut", "--jobs", "2", "--report-dir", "out"], tmp_path)
+    report = _report(tmp_path / "out")
+    generic = {m["id"]: m for f in report["files"].values() for m in f["mutants"] if "__mutmut_" in m["id"]}
+    made = report["config"]["harness"]["runs"][0]["scope"]["mutmut_mutants"]
+    assert generic, f"no mutmut mutant of line {last} ran:\n{run.stdout}"
+    assert made["selected"] == len(generic) < made["of"], (made, sorted(generic))
+    assert made["files"] == [DISTILL], made
+    off_line = {m: e["location"] for m, e in generic.items() if e["location"]["start"]["line"] != last}
+    assert not off_line, f"mutmut mutants off the changed line {last}: {off_line}"
+    assert all(e["status"] != "NoCoverage" for e in generic.values()), {m: e["status"] for m, e in generic.items()}
+    assert f"mutmut mutants of {DISTILL} on changed lines" in run.stdout, run.stdout
+    assert run.returncode == exit_codes.OK, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--mutmut"], "--mutmut scopes mutmut's mutants to a change"),
+    (["--mutmut", "--in-diff", "x.diff", "--adapter", "tinyllm.adapter:adapter", "--config", "m.toml"],
+     "bundled reference only"),
+])
+def test_mutmut_needs_a_diff_and_the_bundled_reference(tmp_path, args, said):
+    (tmp_path / "m.toml").write_text('root = "."\n[[mutant]]\nid = "a"\ntitle = "a"\nfile = "a.py"\nfind = "a"\n'
+                                     'contracts = ["test_sse_framing.py"]\n')
+    run = _harness(["mutate", *args], tmp_path)
+    assert run.returncode == exit_codes.USAGE, run.stdout + run.stderr
+    assert said in run.stdout, run.stdout

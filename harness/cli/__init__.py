@@ -151,6 +151,7 @@ def _run(args: argparse.Namespace) -> int:
         return run_known_bugs(
             args.config, only, args.report_dir, args.shard, args.jobs, args.timeout,
             adapter=args.adapter, baseline_timeout=args.baseline_timeout, in_diff=args.in_diff, base=args.base,
+            mutmut=args.mutmut,
         )
     if args.command == "nightly":
         from harness.cli.nightly import run_nightly

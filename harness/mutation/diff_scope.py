@@ -42,6 +42,7 @@ class Scope:
     contracts: dict[str, str] = field(default_factory=dict)  # selected contract id -> why
     contracts_total: int | None = None  # contracts collected, once the baseline measured their reach
     measured: bool | None = None  # whether line reach picked the contracts; None: the baseline has not run yet
+    mutmut: dict | None = None  # with --mutmut: selected, of (made in the changed files), files, rerun
 
     @property
     def mutants(self) -> list[Mutant]:
@@ -54,6 +55,7 @@ class Scope:
                       for path, f in sorted(self.changes.files.items())},
             "known_bugs": {"selected": len(self.chosen), "of": self.catalogue_size,
                            "why": {c.mutant.id: c.why for c in self.chosen}},
+            **({} if self.mutmut is None else {"mutmut_mutants": self.mutmut}),
             **({} if self.measured is None else {"contracts": {
                 "selected": len(self.contracts), "of": self.contracts_total, "measured": self.measured,
                 "why": dict(sorted(self.contracts.items()))}}),
@@ -79,6 +81,12 @@ def scope_lines(scope: dict) -> list[str]:
     lines.append(f"diff scope: {bugs['selected']} of {bugs['of']} known bugs selected"
                  + ("" if bugs["selected"] else " (none has its patch on a changed line)"))
     lines += [f"  {mutant}: {why}" for mutant, why in bugs["why"].items()]
+    if "mutmut_mutants" in scope:
+        made = scope["mutmut_mutants"]
+        rerun = f"; re-run as earlier survivors whose contracts changed: {', '.join(made['rerun'])}" \
+            if made["rerun"] else ""
+        lines.append(f"diff scope: {made['selected']} of the {made['of']} mutmut mutants of "
+                     f"{', '.join(made['files']) or 'no changed reference file'} on changed lines{rerun}")
     if "contracts" in scope:
         lines.append(contracts_line(scope["contracts"]))
     return lines

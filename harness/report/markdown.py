@@ -123,5 +123,5 @@ def render_markdown(report: Report, d: Digest) -> str:
     lines = [f"## Nightly mutation report: mutation score {d.mutmut.text()} ({_verdict(d)})", "", *_score(d)]
     if d.known_bugs:
         lines += ["", *_known_bugs(d, "###")]
-    lines += _gaps(report, d.gaps) + _untested(d.untested) + _exemptions(d)
+    lines += _gaps(report, d.gaps) + _untested(d.untested) + _exemptions(d) + _scopes(d)
     return "\n".join(lines) + "\n"

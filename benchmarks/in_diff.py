@@ -2,8 +2,8 @@
 
 Both are the real command, end to end (workers, baseline, known bugs,
 reports), run in turns so that a slow spell of the machine falls on both.
-The diff is made from the function as it is: its last line is the changed
-one, so the scoped run selects the known bugs whose patch covers that line.
+The diff is made from the function as it is, every line of it changed, so
+the scoped run selects the known bugs whose patch lies in that function.
 
     python benchmarks/in_diff.py [--repeat 3] [--jobs N] [--function harness/reference/distill.py:distill]
 
@@ -28,13 +28,13 @@ from harness.mutation.workspace import Project
 
 
 def one_function_diff(root: Path, spec: str) -> str:
-    """A unified diff whose changed file is ``FILE`` as it is, the last line of ``NAME`` the one changed."""
+    """A unified diff whose changed file is ``FILE`` as it is, every line of the function ``NAME`` changed."""
     file, _, name = spec.partition(":")
     text = (root / file).read_text(encoding="utf-8")
     node = next(n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef) and n.name == name)
     after = text.splitlines(True)
     before = list(after)
-    before[node.end_lineno - 1] = "    pass  # what stood here before\n"
+    before[node.lineno - 1:node.end_lineno] = ["    pass  # what stood here before\n"]
     return "".join(difflib.unified_diff(before, after, f"a/{file}", f"b/{file}"))
 
 

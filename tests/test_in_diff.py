@@ -171,16 +171,20 @@ def _by_id(report: dict) -> dict[str, dict]:
     return {m["id"]: m for f in report["files"].values() for m in f["mutants"]}
 
 
+def _find(catalogue, mutant_id: str) -> str:
+    return next(m.find for m in catalogue if m.id == mutant_id)
+
+
 def _function_lines(path: Path, name: str) -> tuple[int, int]:
     node = next(n for n in ast.parse(path.read_text()).body if isinstance(n, ast.FunctionDef) and n.name == name)
     return node.lineno, node.end_lineno
 
 
-def _a_change_in(path: Path, line: int) -> str:
-    """A diff whose changed file is ``path`` as it is, its ``line`` the one changed."""
+def _a_change_in(path: Path, first: int, last: int | None = None) -> str:
+    """A diff whose changed file is ``path`` as it is, its lines ``first`` to ``last`` the ones changed."""
     after = path.read_text().splitlines(True)
     before = list(after)
-    before[line - 1] = "    pass  # what stood here before\n"
+    before[first - 1:(last or first)] = ["    pass  # what stood here before\n"]
     return _diff(before, after, DISTILL)
 
 
@@ -190,7 +194,7 @@ def one_function(tmp_path_factory):
     root = Project.bundled().root
     first, last = _function_lines(root / DISTILL, "distill")
     work = tmp_path_factory.mktemp("one-function")
-    (work / "change.diff").write_text(_a_change_in(root / DISTILL, last))
+    (work / "change.diff").write_text(_a_change_in(root / DISTILL, first, last))
     scoped = _harness(["gate", "--in-diff", "change.diff", "--jobs", "2", "--report-dir", "scoped"], work)
     selected = sorted(_by_id(_report(work / "scoped")))
     full = _harness(["mutate", "--only", *selected, "--jobs", "2", "--report-dir", "full"], work) if selected else None
@@ -202,7 +206,7 @@ def test_a_diff_of_one_function_selects_that_functions_bugs_alone(one_function):
     catalogue = load_catalogue(BUNDLED_CATALOGUE).mutants
     source = (Project.bundled().root / DISTILL).read_text()
     inside = sorted(m.id for m in catalogue if m.file == DISTILL
-                    and (span := patch_lines(source, m.find)) and first <= span[0] and span[1] <= last)
+                    and (span := patch_lines(source, m.find)) and first <= span[1] and span[0] <= last)
     report = _report(work / "scoped")
     selected = sorted(_by_id(report))
     assert scoped.returncode == exit_codes.OK, scoped.stdout + scoped.stderr
@@ -214,8 +218,10 @@ def test_a_diff_of_one_function_selects_that_functions_bugs_alone(one_function):
     assert contracts["measured"], scope
     assert 0 < contracts["selected"] and contracts["selected"] * 10 < contracts["of"], contracts
     assert scope["known_bugs"] == {"selected": len(inside), "of": len(catalogue),
-                                   "why": {m: f"its patch ({DISTILL}:{last}-{last}) covers changed lines {last}"
-                                           for m in scope["known_bugs"]["why"]}}, scope["known_bugs"]
+                                   "why": {m: f"its patch ({DISTILL}:{span[0]}-{span[1]}) covers changed lines "
+                                              f"{span[0]}" + (f"-{span[1]}" if span[1] > span[0] else "")
+                                           for m in inside if (span := patch_lines(source, _find(catalogue, m)))}}, \
+        scope["known_bugs"]
 
 
 def test_the_scoped_verdicts_are_the_unscoped_runs(one_function):
@@ -229,9 +235,9 @@ def test_the_scoped_verdicts_are_the_unscoped_runs(one_function):
 
 
 def test_every_report_says_what_was_selected_and_why(one_function):
-    work, (_, last), scoped, _ = one_function
+    work, (first, last), scoped, _ = one_function
     summary = (work / "scoped" / "summary.md").read_text()
-    for said in (f"1 changed files; {DISTILL} lines {last}", "known bugs selected", "contracts selected"):
+    for said in (f"1 changed files; {DISTILL} lines {first}-{last}", "known bugs selected", "contracts selected"):
         assert said in scoped.stdout, f"console: expected {said!r} in:\n{scoped.stdout}"
         assert said in summary, f"summary.md: expected {said!r} in:\n{summary}"
     assert "### Diff scope" in summary, summary
@@ -303,7 +309,7 @@ def test_a_changed_contract_reruns_an_earlier_survivor_it_covered(one_function, 
 def test_mutmut_adds_its_mutants_on_the_changed_lines_alone(tmp_path):
     root = Project.bundled().root
     _, last = _function_lines(root / DISTILL, "distill")
-    (tmp_path / "change.diff").write_text(_a_change_in(root / DISTILL, last))
+    (tmp_path / "change.diff").write_text(_a_change_in(root / DISTILL, last))  # one line: its mutants alone
     run = _harness(["gate", "--in-diff", "change.diff", "--mutmut", "--jobs", "2", "--report-dir", "out"], tmp_path)
     report = _report(tmp_path / "out")
     generic = {m["id"]: m for f in report["files"].values() for m in f["mutants"] if "__mutmut_" in m["id"]}

@@ -40,7 +40,7 @@ from harness.report.stryker_json import ReportError, build_report, load_report
 BUNDLED_CATALOGUE = Path(harness.__file__).resolve().parent / "mutants.toml"
 PYPROJECT = Path("pyproject.toml")  # report thresholds: [tool.harness.nightly] where the command runs
 
-MUTMUT_SEED = 0  # a diff-scoped run retries a mutmut survivor with the same examples every time: a PR gate is repeatable
+MUTMUT_SEED = 0  # a diff-scoped run retries a mutmut survivor with the same examples each time: repeatable
 INTERRUPTED = "interrupted: every process the run started was stopped and every copy removed; the working tree was never touched"
 
 
@@ -135,7 +135,7 @@ def _run(o: Options) -> int:
     if o.mutmut and o.in_diff is None and o.base is None:
         return _usage("--mutmut scopes mutmut's mutants to a change: give --in-diff or --base")
     if o.mutmut and (o.adapter is not None or catalogue.runner is not None):
-        return _usage("--mutmut makes mutmut's mutants of the bundled reference only; it takes no --adapter or [runner]")
+        return _usage("--mutmut makes mutmut's mutants of the bundled reference only: no --adapter, no [runner]")
     if not mutants:
         where = f"shard {o.shard} of {path}" if o.shard else str(path)
         print(f"nothing was tested: {where} selects no known bug")
@@ -166,7 +166,8 @@ def _run(o: Options) -> int:
                 print(line)
             mutants = scope.mutants
             if not mutants and not (generated and generated.mutants):
-                print("nothing was tested: the diff selects no known bug" + (" and no mutmut mutant" if o.mutmut else ""))
+                print("nothing was tested: the diff selects no known bug"
+                      + (" and no mutmut mutant" if o.mutmut else ""))
                 run = {"shard": str(o.shard) if o.shard else None, "seconds": round(time.perf_counter() - started, 3),
                        "scope": scope.as_json()}
                 publish(build_report([], thresholds=thresholds, run=run), thresholds, o.report_dir, root=project.root)

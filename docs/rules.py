@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from harness import CONTRACTS_DIR
+from harness.adapter import FORMATS
 from harness.plugin import capability_of, level_key
 from harness.plugin.contract_items import formats_of
 from harness.rules.registry import RULES
@@ -49,8 +50,8 @@ def _render(items: list[pytest.Item]) -> str:
         "Levels: `wire` (the adapter's wire format and SSE), `robust` (gateway shapes outside the format),",
         "`provider` (a provider's documented rule), `policy` (a product decision; `--policy KEY=VALUE`).",
         "A failing contract names the section of this page that states its rule. Formats: the wire formats",
-        "a contract holds for (`chat`: OpenAI chat completions, `anthropic`: Anthropic Messages); against",
-        "an adapter of another format it is not applicable.",
+        "a contract holds for (" + ", ".join(f"`{key}`: {name}" for key, name in FORMATS.items()) + ");",
+        "against an adapter of another format it is not applicable.",
         "",
     ]
     for name in sorted(modules):
@@ -60,23 +61,25 @@ def _render(items: list[pytest.Item]) -> str:
         title, _, body = doc.partition("\n")
         lines += [f"## {name.removesuffix('.py')}", "", f"**{title.removeprefix('Contract: ')}**", ""]
         lines += [body.strip(), ""]
-        tests: dict[str, tuple[str, str, list[str]]] = {}
+        tests: dict[str, tuple[str, str, str, list[str]]] = {}
         for item in members:
             function = item.originalname
-            level, capability, cases = tests.get(function, (item.stash[level_key], capability_of(item), []))
+            level, capability, held, cases = tests.get(
+                function, (item.stash[level_key], capability_of(item), ", ".join(formats_of(item)), []))
             if item.stash[level_key] != level:
                 level = "mixed"
-            tests[function] = (level, capability, cases + [item.name])
+            tests[function] = (level, capability, held, cases + [item.name])
         formats = "; ".join(sorted({", ".join(formats_of(item)) for item in members}))
-        lines += [f"Formats: {formats}.", "", "| contract | level | capability | cases |", "|---|---|---|---|"]
-        for function, (level, capability, cases) in tests.items():
+        lines += [f"Formats: {formats}.", "", "| contract | level | capability | formats | cases |",
+                  "|---|---|---|---|---|"]
+        for function, (level, capability, held, cases) in tests.items():
             if level == "mixed":
                 by_level = defaultdict(list)
                 for item in members:
                     if item.originalname == function:
                         by_level[item.stash[level_key]].append(item.name.partition("[")[2].rstrip("]"))
                 level = "; ".join(f"{lv}: {', '.join(c)}" for lv, c in by_level.items())
-            lines.append(f"| `{function}` | {level} | {capability} | {len(cases)} |")
+            lines.append(f"| `{function}` | {level} | {capability} | {held} | {len(cases)} |")
         lines.append("")
     lines += _registry()
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""The formats each contract module holds for, as the generated ``docs/rules.md`` states them.
+"""The formats each contract holds for, as the generated ``docs/rules.md`` states them.
 
 A test keeps that page current with the contracts, so tests read formats from it
 instead of guessing them from module names.
@@ -16,18 +16,21 @@ def sections() -> dict[str, str]:
     return {part.partition("\n")[0].strip(): part for part in parts}
 
 
-def formats_of(section: str) -> set[str]:
-    """The formats a section's ``Formats:`` line names (empty when it has none)."""
-    line = re.search(r"^Formats: (.+)\.$", section, re.M)
-    return {f.strip() for part in line.group(1).split(";") for f in part.split(",")} if line else set()
+ROW = re.compile(r"^\| `(test\w+)` \| [^|]+ \| ([\w+]+) \| ([\w, -]+) \| \d+ \|$", re.M)
 
 
-def module_formats() -> dict[str, set[str]]:
-    return {name: formats_of(section) for name, section in sections().items()}
+def rows(section: str) -> list[tuple[str, str, set[str]]]:
+    """Each contract of a section: ``(test function, capability, formats it holds for)``."""
+    return [(name, capability, {f.strip() for f in held.split(",")}) for name, capability, held in ROW.findall(section)]
 
 
-def module_of(report_line: str) -> str:
-    """The contract module a ``harness check`` result line names."""
-    found = re.search(r"(test_\w+)\.py::", report_line)
-    assert found, f"no contract module in {report_line!r}"
-    return found.group(1)
+def contract_formats() -> dict[str, set[str]]:
+    """The formats each contract holds for, by ``module::function``."""
+    return {f"{module}::{name}": held for module, section in sections().items() for name, _, held in rows(section)}
+
+
+def contract_of(report_line: str) -> str:
+    """The contract (``module::function``, no parameters) a ``harness check`` result line names."""
+    found = re.search(r"(test_\w+)\.py::(test_\w+)", report_line)
+    assert found, f"no contract in {report_line!r}"
+    return f"{found.group(1)}::{found.group(2)}"

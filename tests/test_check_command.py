@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_page import module_formats, module_of
+from rules_page import contract_formats, contract_of
 
 TESTS = Path(__file__).parent
 
@@ -28,30 +28,27 @@ def _not_applicable(stdout: str) -> list[str]:
     return [line for line in stdout.splitlines() if line.strip().startswith("NOT APPLICABLE")]
 
 
-def test_reference_passes_every_contract_of_its_format():
-    run = _check()
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.startswith("adapter under test: reference (harness.reference:adapter) format: chat"), \
-        run.stdout[:500]
-    assert " 0 failed" in run.stdout
-    other = _not_applicable(run.stdout)
-    formats = module_formats()
-    assert other and all("chat" not in formats[module_of(line)] for line in other), "\n".join(other[:20])
+REFERENCES = [  # (adapter spec, its name, its format, at least this many contracts of the format)
+    ("harness.reference:adapter", "reference", "chat", 150),
+    ("harness.reference:anthropic_adapter", "reference-anthropic", "anthropic", 20),
+    ("harness.reference:responses_adapter", "reference-responses", "openai-responses", 11),
+    ("harness.reference:gemini_adapter", "reference-gemini", "gemini", 9),
+]
 
 
-def test_the_anthropic_reference_passes_the_anthropic_contracts_and_no_chat_one_applies():
-    # The README's command for the second format.
-    run = _check("--adapter", "harness.reference:anthropic_adapter")
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.startswith("adapter under test: reference-anthropic (harness.reference:anthropic_adapter) "
-                                 "format: anthropic"), run.stdout[:500]
-    lines = run.stdout.splitlines()
-    passed = [line for line in lines if line.strip().startswith("PASSED")]
-    formats = module_formats()
-    assert len(passed) >= 20 and all("anthropic" in formats[module_of(line)] for line in passed), \
-        "\n".join(passed[:20])
-    assert all("anthropic" not in formats[module_of(line)] for line in _not_applicable(run.stdout))
-    assert " 0 failed" in lines[-1], lines[-1]
+@pytest.mark.parametrize(("spec", "name", "format", "least"), REFERENCES, ids=[r[2] for r in REFERENCES])
+def test_each_reference_passes_every_contract_of_its_format_and_no_other_applies(spec, name, format, least):
+    # The README's command for each format.
+    run = _check(*(["--adapter", spec] if format != "chat" else []))
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr
+    assert run.stdout.startswith(f"adapter under test: {name} ({spec}) format: {format}"), run.stdout[:500]
+    formats = contract_formats()
+    passed = [line for line in run.stdout.splitlines() if line.strip().startswith("PASSED")]
+    assert len(passed) >= least, f"{len(passed)} passed, expected at least {least}"
+    assert [line for line in passed if format not in formats[contract_of(line)]] == []
+    not_applicable = _not_applicable(run.stdout)
+    assert not_applicable and [line for line in not_applicable if format in formats[contract_of(line)]] == []
+    assert " 0 failed" in run.stdout.splitlines()[-1], run.stdout.splitlines()[-1]
 
 
 def test_codec_only_adapter_reports_kernel_contracts_not_applicable():

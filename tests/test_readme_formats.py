@@ -1,15 +1,15 @@
 """The README's capability table says which formats have contracts for each capability: the contracts agree.
 
 ``docs/rules.md`` is generated from the contracts (and a test keeps it current), so
-the formats of each capability are read from it: each module's ``Formats:`` line
-and the capability column of its tests.
+the formats of each capability are read from it: the capability and formats
+columns of each contract's row.
 """
 
 import re
 from collections import defaultdict
 from pathlib import Path
 
-from rules_page import formats_of, sections
+from rules_page import rows, sections
 
 DOCS = Path(__file__).resolve().parent.parent
 
@@ -17,8 +17,7 @@ DOCS = Path(__file__).resolve().parent.parent
 def _from_rules() -> dict[str, set[str]]:
     found: dict[str, set[str]] = defaultdict(set)
     for section in sections().values():
-        formats = formats_of(section)
-        for capability in re.findall(r"^\| `test\w+` \| [^|]+ \| ([\w+]+) \|", section, re.M):
+        for _, capability, formats in rows(section):
             for one in capability.split("+"):
                 found[one] |= formats
     return dict(found)

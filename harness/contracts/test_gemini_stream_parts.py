@@ -37,12 +37,11 @@ ended as if the model had stopped.
 import pytest
 from hypothesis import example, given
 
-from harness.clip import shown
 from harness.contracts.gemini_checks import assert_same_gemini_turn
 from harness.contracts.gemini_incident import ONE_PER_CHUNK, PARALLEL, PARALLEL_PLAN, SIGNED_ANSWER, WITH_IDS
+from harness.contracts.stream_decode import decoded
 from harness.testing.gemini_streams import streamed_turns
-from harness.under_test.invoke import valid
-from harness.wire.gemini_events import Plan, turn_body
+from harness.wire.gemini_events import Plan
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("gemini")]
 
@@ -55,6 +54,5 @@ pytestmark = [pytest.mark.wire, pytest.mark.formats("gemini")]
 @example((SIGNED_ANSWER, Plan(groups=(2, 1), signature_only=True)))
 def test_any_chunking_of_any_turn_decodes_to_that_turn(stream, sample):
     turn, plan = sample
-    body = turn_body(turn, plan)
-    got = valid(stream).parse_stream(body)
-    assert_same_gemini_turn(got, turn, f"turn {shown(turn)}; stream: {shown(body)}")
+    got, where = decoded(stream, "gemini", turn, plan)
+    assert_same_gemini_turn(got, turn, where)

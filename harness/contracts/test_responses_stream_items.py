@@ -31,12 +31,11 @@ in the stream accumulator; the next request under ``store: false`` answers
 import pytest
 from hypothesis import example, given
 
-from harness.clip import shown
 from harness.contracts.block_checks import assert_same_turn
 from harness.contracts.responses_checks import assert_same_items
+from harness.contracts.stream_decode import decoded
 from harness.testing.responses_streams import streamed_turns
-from harness.under_test.invoke import valid
-from harness.wire.responses_events import Plan, turn_body
+from harness.wire.responses_events import Plan
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("openai-responses")]
 
@@ -58,8 +57,6 @@ EARLY = Plan(pieces=PIECES, steps=(
 @example((TURN, EARLY))
 def test_any_cut_and_order_of_any_turn_decodes_to_that_turn(stream, sample):
     turn, plan = sample
-    body = turn_body(turn, plan)
-    got = valid(stream).parse_stream(body)
-    where = f"turn {shown(turn)}; stream: {shown(body)}"
+    got, where = decoded(stream, "openai-responses", turn, plan)
     assert_same_turn(got, turn, where)
     assert_same_items(got, turn, where)

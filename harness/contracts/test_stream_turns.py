@@ -25,6 +25,10 @@ JSON values, a usage holding its standard counts). Messages
 (``harness.testing.anthropic_streams``): every block type in any order, 0 to
 12 calls, values cut into deltas anywhere, pings, the data-only form, any
 framing.
+OpenAI Responses and Gemini state the same rule through the same codec path
+(``harness.contracts.stream_decode``) in their own modules,
+``test_responses_stream_items`` and ``test_gemini_stream_parts``, beside what
+only they carry (item ids and summaries; a signature on any part).
 
 Level: per test. Wire (in chat the ``index`` of a fragment and the
 concatenation of deltas, in Messages the ``index`` of a block and its
@@ -43,20 +47,16 @@ next request; ``Invalid `signature` in `thinking` block``.
 import pytest
 from hypothesis import example, given
 
-from harness.clip import shown
 from harness.contracts.anthropic_incident import PLAN, TURN
 from harness.contracts.block_checks import assert_same_turn
+from harness.contracts.stream_decode import decoded
 from harness.testing import anthropic_streams, chat_turns
-from harness.under_test.invoke import valid
 from harness.wire.chat_turn import CALL, Cut
-from harness.wire.codecs import codec_for
 
 
 def _decodes(stream, format: str, turn: dict, cut, as_sent=lambda got, sent: got) -> None:
-    codec = codec_for(format)
-    body = codec.body(turn, cut)
-    got = codec.decode(valid(stream).parse_stream(body))
-    assert_same_turn(as_sent(got, turn), turn, f"{format} turn {shown(turn)}; stream: {shown(body)}")
+    got, where = decoded(stream, format, turn, cut)
+    assert_same_turn(as_sent(got, turn), turn, where)
 
 
 def _incident_calls(count: int) -> dict:

@@ -14,7 +14,11 @@ cut, sends the body, and holds ``decode(parse_stream(body))`` to the turn.
   response shape into blocks);
 - ``anthropic``: :mod:`harness.wire.anthropic_events` (a cut is its
   :class:`~harness.wire.anthropic_events.Plan`); its adapters already return
-  turns, so ``decode`` is the identity.
+  turns, so ``decode`` is the identity;
+- ``openai-responses``: :mod:`harness.wire.responses_events` and ``gemini``:
+  :mod:`harness.wire.gemini_events`, each cut by its own ``Plan``; their
+  adapters return turns too (with the format's extra keys: item ids and
+  summaries, signatures on any part).
 
 Every name in ``harness.adapter.FORMATS`` has a codec here (``tests/test_chat_turn.py`` holds it).
 """
@@ -25,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.wire import anthropic_events, chat_turn
+from harness.wire import anthropic_events, chat_turn, gemini_events, responses_events
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,8 @@ def _same(parsed: object) -> object:
 CODECS: dict[str, Codec] = {
     "chat": Codec("chat", chat_turn.turn_body, chat_turn.decode, chat_turn.Cut),
     "anthropic": Codec("anthropic", anthropic_events.turn_body, _same, anthropic_events.Plan),
+    "openai-responses": Codec("openai-responses", responses_events.turn_body, _same, responses_events.Plan),
+    "gemini": Codec("gemini", gemini_events.turn_body, _same, gemini_events.Plan),
 }
 
 

@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
             "--adapter", metavar="MODULE:ATTR",
             help="your own Python adapter: the catalogue's files are in its project (the catalogue's folder or root)",
         )
+        from harness.cli.mutate import add_diff_options  # --in-diff, --base
+
+        add_diff_options(cmd)
 
     nightly = sub.add_parser("nightly", help="contracts (nightly profile), known bugs and mutmut: one mutation report")
     nightly.add_argument("--report-dir", type=Path, metavar="DIR", help="write JSON, HTML, Markdown and JUnit here")
@@ -147,7 +150,8 @@ def _run(args: argparse.Namespace) -> int:
         only = getattr(args, "only", None)
         return run_known_bugs(
             args.config, only, args.report_dir, args.shard, args.jobs, args.timeout,
-            adapter=args.adapter, baseline_timeout=args.baseline_timeout,
+            adapter=args.adapter, baseline_timeout=args.baseline_timeout, in_diff=args.in_diff, base=args.base,
+            mutmut=args.mutmut,
         )
     if args.command == "nightly":
         from harness.cli.nightly import run_nightly

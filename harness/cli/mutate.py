@@ -6,25 +6,41 @@ import os
 import subprocess
 import time
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 
 import harness
 from harness import exit_codes
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.mutation.copy_executor import CommandExecutor
+from harness.mutation.diff_lines import Changes, DiffError, git_diff, read_diff
+from harness.mutation.diff_scope import (
+    Scope,
+    contract_module,
+    contracts_line,
+    scope_lines,
+    select_contracts,
+    select_mutants,
+)
 from harness.mutation.in_memory_executor import ContractsExecutor, EngineNotReady
 from harness.mutation.known_bug_run import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun
 from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
+from harness.nightly.generic_run import plan_generic, run_generic
+from harness.nightly.mutmut_run import REFERENCE_FILES, Generated, MutmutFailed, MutmutRun, generate_mutants
 from harness.outcomes.mutants import Mutant, MutantResult, Verdict
 from harness.processes import Children
+from harness.report.files import REPORT_FILES
+from harness.report.model import is_known_bug
+from harness.report.model import mutants as report_mutants
 from harness.report.publish import publish
-from harness.report.stryker_json import build_report
+from harness.report.stryker_json import ReportError, build_report, load_report
 
 BUNDLED_CATALOGUE = Path(harness.__file__).resolve().parent / "mutants.toml"
 PYPROJECT = Path("pyproject.toml")  # report thresholds: [tool.harness.nightly] where the command runs
 
+MUTMUT_SEED = 0  # a diff-scoped run retries a mutmut survivor with the same examples each time: repeatable
 INTERRUPTED = "interrupted: every process the run started was stopped and every copy removed; the working tree was never touched"
 
 
@@ -38,6 +54,9 @@ class Options:
     timeout: float | None = None
     baseline_timeout: float | None = None
     adapter: str | None = None  # a team's Python adapter, module:attribute, inside the catalogue's project
+    in_diff: str | None = None  # a unified diff file ("-": standard input): only the bugs and contracts it touches
+    base: str | None = None  # a git ref: the same, for the working tree's diff against it
+    mutmut: bool = False  # with a diff: also mutmut's mutants on the changed lines of the bundled reference
 
 
 # Each verdict's exit code; which one a run ends with is the precedence of exit_codes.first.
@@ -65,9 +84,26 @@ def run_known_bugs(
     *,
     adapter: str | None = None,
     baseline_timeout: float | None = None,
+    in_diff: str | None = None,
+    base: str | None = None,
+    mutmut: bool = False,
 ) -> int:
-    options = Options(catalogue_path, only, report_dir, shard, jobs, timeout, baseline_timeout, adapter)
+    options = Options(catalogue_path, only, report_dir, shard, jobs, timeout, baseline_timeout, adapter, in_diff, base,
+                      mutmut)
     return _run(options)
+
+
+def add_diff_options(cmd) -> None:
+    """``--in-diff`` and ``--base`` on an argparse (sub)parser."""
+    scope = cmd.add_mutually_exclusive_group()
+    scope.add_argument("--in-diff", metavar="DIFF",
+                       help="only known bugs on the lines this unified diff changes ('-': stdin), and the contracts "
+                            "that ran those lines")
+    scope.add_argument("--base", metavar="REF",
+                       help="the same for the working tree's git diff against REF (the tree is only read)")
+    cmd.add_argument("--mutmut", action="store_true",
+                     help="with --in-diff or --base: also mutmut's mutants on the changed lines of the bundled "
+                          "reference (the baseline then measures every contract)")
 
 
 def _usage(message: str) -> int:
@@ -96,6 +132,10 @@ def _run(o: Options) -> int:
             return _usage(f"catalogue error: {path}: a [runner] table runs its own command; it takes no --adapter")
     elif catalogue.root is not None and catalogue.runner is None:
         return _usage(f"catalogue error: {path}: 'root' names a project to patch; give its adapter with --adapter")
+    if o.mutmut and o.in_diff is None and o.base is None:
+        return _usage("--mutmut scopes mutmut's mutants to a change: give --in-diff or --base")
+    if o.mutmut and (o.adapter is not None or catalogue.runner is not None):
+        return _usage("--mutmut makes mutmut's mutants of the bundled reference only: no --adapter, no [runner]")
     if not mutants:
         where = f"shard {o.shard} of {path}" if o.shard else str(path)
         print(f"nothing was tested: {where} selects no known bug")
@@ -110,7 +150,29 @@ def _run(o: Options) -> int:
         except _Usage as exc:
             return _usage(str(exc))
         project, executor, baseline_contracts = setup
-        if len(mutants) < len(catalogue.mutants):
+        scope, generated = None, None
+        if o.in_diff is not None or o.base is not None:
+            try:
+                known, others = _earlier_survivors(o.report_dir)
+                scope = select_mutants(_changes(o, project), mutants, project.read, known)
+                generated = _mutmut_in_scope(scope, others, children, o.jobs or os.cpu_count() or 1) if o.mutmut \
+                    else None
+            except DiffError as exc:
+                return _usage(f"diff error: {exc}")
+            except MutmutFailed as exc:
+                print(f"mutmut: {exc}")
+                return exit_codes.MUTMUT
+            for line in scope_lines(scope.as_json()):
+                print(line)
+            mutants = scope.mutants
+            if not mutants and not (generated and generated.mutants):
+                print("nothing was tested: the diff selects no known bug"
+                      + (" and no mutmut mutant" if o.mutmut else ""))
+                run = {"shard": str(o.shard) if o.shard else None, "seconds": round(time.perf_counter() - started, 3),
+                       "scope": scope.as_json()}
+                publish(build_report([], thresholds=thresholds, run=run), thresholds, o.report_dir, root=project.root)
+                return exit_codes.NOTHING_TESTED
+        if len(mutants) < len(catalogue.mutants) and scope is None:
             # A selection (--only, a shard) needs only what its mutants name: baseline and collect just those.
             baseline_contracts = _named(mutants)
         root = project.root
@@ -123,7 +185,7 @@ def _run(o: Options) -> int:
                 baseline_timeout=o.baseline_timeout or BASELINE_TIMEOUT,
                 baseline_contracts=baseline_contracts,
             ) as run:
-                outcome, results = _known_bugs(run, mutants, path, jobs, o)
+                outcome, results, mutmut = _known_bugs(run, mutants, path, jobs, o, scope, generated)
         except KeyboardInterrupt:
             outcome = exit_codes.INTERRUPTED
     if outcome == exit_codes.INTERRUPTED:
@@ -132,8 +194,14 @@ def _run(o: Options) -> int:
     if outcome is not None:
         return outcome
     run = {"shard": str(o.shard) if o.shard else None, "seconds": round(time.perf_counter() - started, 3)}
-    publish(build_report(results, thresholds=thresholds, run=run), thresholds, o.report_dir, root=root)
-    return exit_code(results)
+    if scope is not None:
+        run["scope"] = scope.as_json()
+    if mutmut is not None:
+        run.update(seed=MUTMUT_SEED, mutmut_mutants=mutmut.total)
+    summary = publish(build_report(results, mutmut, thresholds=thresholds, run=run), thresholds, o.report_dir,
+                      root=root)
+    below = mutmut is not None and summary.below_break
+    return exit_codes.first([exit_code(results), *([exit_codes.BELOW_THRESHOLD] if below else [])])
 
 
 class _Usage(Exception):
@@ -173,25 +241,85 @@ def _named(mutants: list[Mutant]) -> list[str]:
     return sorted({c for m in mutants for c in m.contracts})
 
 
-def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options) -> tuple[int | None, list[MutantResult]]:
+def _changes(o: Options, project: Project) -> Changes:
+    return read_diff(o.in_diff) if o.in_diff is not None else git_diff(project.root, o.base or "")
+
+
+def _earlier_survivors(report_dir: Path | None) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The survivors of the report directory's earlier run with the contracts that covered them: the known
+    bugs by id, mutmut's mutants by name."""
+    earlier = report_dir / REPORT_FILES["json"] if report_dir else None
+    if earlier is None or not earlier.is_file():
+        return {}, {}
+    try:
+        located = report_mutants(load_report(earlier))
+    except ReportError as exc:
+        raise DiffError(f"the earlier report: {exc}") from None
+    survived = [m for _, m in located if m["status"] == "Survived"]
+    return ({m["id"]: m.get("coveredBy", []) for m in survived if is_known_bug(m)},
+            {m["id"]: m.get("coveredBy", []) for m in survived if not is_known_bug(m)})
+
+
+def _mutmut_in_scope(scope: Scope, survivors: dict[str, list[str]], children: Children, jobs: int) -> Generated:
+    """mutmut's mutants of the changed reference files on changed lines, and earlier survivors whose covering
+    contracts changed; ``scope.mutmut`` says how many of how many."""
+    rerun = {name for name, covered in survivors.items()
+             if any(contract_module(c) in scope.changed_contracts for c in covered)}
+    changes = scope.changes
+    files = {path for path, f in changes.files.items() if not f.removed and path.endswith(".py")
+             and any(fnmatch(path, p) for p in REFERENCE_FILES)}
+    files |= {_module_file(name) for name in rerun}
+    if not files:
+        generated = Generated([], 0, {}, ())
+    else:
+        generated = generate_mutants(Project.bundled(), children, None, jobs, only=tuple(sorted(files)))
+    kept = [m for m in generated.mutants if m.name in rerun or (
+        m.change is not None and changes.touches(m.file, m.change.start.line, m.change.end.line))]
+    scope.mutmut = {"selected": len(kept), "of": len(generated.mutants), "files": sorted(files),
+                    "rerun": sorted(rerun & {m.name for m in kept})}
+    return Generated(kept, len(kept), {f: generated.sources[f] for f in sorted({m.file for m in kept})},
+                     generated.exemptions)
+
+
+def _module_file(name: str) -> str:
+    """``harness.reference.sse.x_decode__mutmut_3`` -> ``harness/reference/sse.py``."""
+    return "/".join(name.split(".")[:-1]) + ".py"
+
+
+def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options, scope: Scope | None = None,
+                generated: Generated | None = None) -> tuple[int | None, list[MutantResult], MutmutRun | None]:
     try:
         run.prepare()
         run.check_contracts(mutants)  # before the baseline, so a misspelt name is told with its mutant's id
-        baseline = run.baseline()
+        collected = run.executor.collected() if scope is not None else None
+        if scope is not None and not (generated and generated.mutants):
+            # Every contract was collected (the count the scope is told against); the baseline runs, and measures
+            # the lines of, only those the bugs in scope name (the in-memory engine measures; a runner cannot).
+            # mutmut's mutants name no contract: for them it measures every one.
+            run.baseline_contracts = _named(mutants)
+        reach = scope is not None and isinstance(run.executor, ContractsExecutor)
+        baseline = run.baseline(reach=reach)
     except BaselineRed as exc:
         print(str(exc))
-        return exit_codes.BASELINE, []
+        return exit_codes.BASELINE, [], None
     except BaselineTimedOut as exc:
         print(str(exc))
-        return exit_codes.TIMEOUT, []
+        return exit_codes.TIMEOUT, [], None
     except EngineNotReady as exc:
         if exc.kind == "usage":
-            return _usage(f"usage error: {exc}"), []
+            return _usage(f"usage error: {exc}"), [], None
         print(f"baseline is red:\n  {exc}")
-        return exit_codes.BASELINE, []
+        return exit_codes.BASELINE, [], None
     except CatalogueError as exc:
-        return _usage(f"catalogue error: {exc}"), []
+        return _usage(f"catalogue error: {exc}"), [], None
     tests = baseline.outcome.tests
+    if scope is not None:
+        if reach:
+            mutants = select_contracts(scope, baseline.outcome.lines, list(tests), run.project.read,
+                                       total=len(collected) if collected else None)
+        else:
+            scope.measured = False
+        print(contracts_line(scope.as_json()["contracts"]))
     applied = sum(e["outcome"] != "not applicable" for e in tests.values())
     print(
         f"baseline: {applied} contracts green in {baseline.outcome.wall:.1f}s"
@@ -201,6 +329,11 @@ def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options) ->
     )
     try:
         with MutantProgress(len(mutants)) as progress:
-            return None, run.run(mutants, baseline, progress.advance)
+            results = run.run(mutants, baseline, progress.advance)
     except CatalogueError as exc:
-        return _usage(f"catalogue error: {exc}"), []
+        return _usage(f"catalogue error: {exc}"), [], None
+    if not generated:
+        return None, results, None
+    plan = plan_generic(generated, baseline)
+    with MutantProgress(len(plan.runnable), label="mutmut mutants", misses_only=True) as progress:
+        return None, results, run_generic(run, baseline, plan, MUTMUT_SEED, progress.advance)

@@ -6,6 +6,7 @@ from collections import Counter
 
 from harness.outcomes.mutants import Verdict
 from harness.outcomes.results import Result
+from harness.mutation.diff_scope import scope_lines
 from harness.report.diff import diff_text
 from harness.report.digest import Digest, Located, counts_line, run_line
 from harness.report.markdown_text import code, fenced
@@ -102,12 +103,25 @@ def _exemptions(d: Digest) -> list[str]:
     return lines
 
 
+def _scopes(d: Digest) -> list[str]:
+    """What a diff-scoped run selected and why (``harness mutate --in-diff``, ``--base``)."""
+    scoped = [run["scope"] for run in d.runs if run.get("scope")]
+    return [line for scope in scoped for line in ["", "### Diff scope", "", *map(_scope_item, scope_lines(scope))]]
+
+
+def _scope_item(line: str) -> str:
+    if line.startswith("  "):  # a known bug in scope: ``  id: why``
+        mutant, _, why = line.strip().partition(": ")
+        return f"  - {code(mutant)}: {why}"
+    return f"- {line.removeprefix('diff scope: ')}"
+
+
 def render_markdown(report: Report, d: Digest) -> str:
     """The known bugs alone (the gate), or under the mutation score when mutmut ran (the nightly)."""
     if not d.has_mutmut:
-        return "\n".join(_known_bugs(d, "##")) + "\n"
+        return "\n".join(_known_bugs(d, "##") + _scopes(d)) + "\n"
     lines = [f"## Nightly mutation report: mutation score {d.mutmut.text()} ({_verdict(d)})", "", *_score(d)]
     if d.known_bugs:
         lines += ["", *_known_bugs(d, "###")]
-    lines += _gaps(report, d.gaps) + _untested(d.untested) + _exemptions(d)
+    lines += _gaps(report, d.gaps) + _untested(d.untested) + _exemptions(d) + _scopes(d)
     return "\n".join(lines) + "\n"

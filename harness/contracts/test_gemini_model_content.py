@@ -38,7 +38,8 @@ from harness.clip import clip_json
 from harness.contracts.gemini_incident import PARALLEL, SIGNED_ANSWER, WITH_IDS
 from harness.contracts.gemini_parts_kept import assert_parts_kept
 from harness.rules.gemini_history import refusals
-from harness.testing.gemini_history import calls_of, results_for, turns, wire_content
+from harness.testing import gemini_turns as turns, gemini_wire_content as wire_content
+from harness.testing.gemini_history import calls_of, results_for
 from harness.testing.gemini_streams import turns as any_turns
 from harness.under_test.invoke import valid
 

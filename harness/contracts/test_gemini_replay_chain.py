@@ -28,7 +28,8 @@ from hypothesis import given
 from harness.clip import clip_json, shown
 from harness.contracts.gemini_parts_kept import assert_parts_kept
 from harness.rules.gemini_history import parts_of, refusals
-from harness.testing.gemini_history import calls_of, results_for, tool_loops, wire_content
+from harness.testing import gemini_tool_loops as tool_loops, gemini_wire_content as wire_content
+from harness.testing.gemini_history import calls_of, results_for
 from harness.under_test.invoke import valid
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("gemini")]

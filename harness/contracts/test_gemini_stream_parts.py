@@ -40,7 +40,7 @@ from hypothesis import example, given
 from harness.contracts.gemini_checks import assert_same_gemini_turn
 from harness.contracts.gemini_incident import ONE_PER_CHUNK, PARALLEL, PARALLEL_PLAN, SIGNED_ANSWER, WITH_IDS
 from harness.contracts.stream_decode import decoded
-from harness.testing.gemini_streams import streamed_turns
+from harness.testing import gemini_streamed_turns as streamed_turns
 from harness.wire.gemini_events import Plan
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("gemini")]

@@ -35,7 +35,7 @@ from hypothesis import example, given, strategies as st
 from harness.clip import clip_json
 from harness.contracts.test_responses_stream_items import TURN
 from harness.rules.responses_history import refusals
-from harness.testing.responses_streams import turns
+from harness.testing import responses_turns as turns
 from harness.under_test.invoke import valid
 from harness.wire.responses_events import done_item, items_of
 

@@ -34,7 +34,7 @@ from hypothesis import example, given
 from harness.contracts.block_checks import assert_same_turn
 from harness.contracts.responses_checks import assert_same_items
 from harness.contracts.stream_decode import decoded
-from harness.testing.responses_streams import streamed_turns
+from harness.testing import responses_streamed_turns as streamed_turns
 from harness.wire.responses_events import Plan
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("openai-responses")]

@@ -9,8 +9,9 @@
   provider for a bridge) and the loopback provider (a real HTTP server on
   127.0.0.1) with its delivery modes.
 - Hypothesis strategies and builders for streams, request bodies and
-  persisted events, and for Anthropic turns, tool loops and persisted rounds
-  with the wire messages a correct serializer writes for them.
+  persisted events; for Anthropic turns, tool loops and persisted rounds
+  with the wire messages a correct serializer writes for them; for OpenAI
+  Responses and Gemini turns, their streams and Gemini's tool loops.
 - The rule checkers the contracts judge with (pairing, arguments, the text a
   ``content`` carries in any of its forms).
 
@@ -35,7 +36,14 @@ from harness.testing.anthropic_streams import (
 from harness.testing.cassettes import play, replay
 from harness.testing.contracts import AdapterContracts
 from harness.testing.events import event_lists, events as persisted_events
+from harness.testing.gemini_history import (
+    tool_loops as gemini_tool_loops,
+    turns as gemini_turns,
+    wire_content as gemini_wire_content,
+)
+from harness.testing.gemini_streams import streamed_turns as gemini_streamed_turns
 from harness.testing.requests import request_bodies
+from harness.testing.responses_streams import streamed_turns as responses_streamed_turns, turns as responses_turns
 from harness.testing.scripted import (
     HangGuardExpired,
     OverlapProbe,
@@ -69,6 +77,10 @@ __all__ = [
     "completion_chunks",
     "content_text",
     "event_lists",
+    "gemini_streamed_turns",
+    "gemini_tool_loops",
+    "gemini_turns",
+    "gemini_wire_content",
     "must_carry",
     "non_string_reasoning",
     "pairing_violations",
@@ -77,6 +89,8 @@ __all__ = [
     "reasoning_violations",
     "replay",
     "request_bodies",
+    "responses_streamed_turns",
+    "responses_turns",
     "same_arguments",
     "sse",
     "usage_chunk",

@@ -179,8 +179,8 @@ def test_each_broken_replay_gets_geminis_400(name):
     with _provider(scenario) as provider:
         answers = _loop(provider, edit=edit)
         violations = provider.record.violations
-        request = provider.record.exchanges[-1].json
-    refused = answers[-1]
+        exchange = provider.record.exchanges[-1]
+    request, refused = exchange.json, answers[-1]
     assert refused.status_code == 400, f"{name}: expected HTTP 400, got {refused.status_code}: {refused.text}"
     error = refused.json()["error"]
     first = violations[0].message_index
@@ -188,6 +188,8 @@ def test_each_broken_replay_gets_geminis_400(name):
     expected = text.format(name=call.get("name"), position=first + 1)
     assert (error["code"], error["status"]) == (400, "INVALID_ARGUMENT"), error
     assert error["message"] == expected, f"{name}: expected {expected!r}, got {error['message']!r}"
+    shown = exchange.excerpt(first)
+    assert shown.startswith(f"contents[{first}] = "), f"{name}: the excerpt is not the content refused: {shown}"
     assert sorted(v.rule for v in violations) == sorted(broken), [v.describe() for v in violations]
     assert violations[0].rule == broken[0], [v.describe() for v in violations]
 

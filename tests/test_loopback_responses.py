@@ -149,8 +149,8 @@ def test_each_broken_replay_gets_openais_answer(name):
     with _provider("reasoning-tools") as provider:
         answers = _loop(provider, edit=edit)
         violations = provider.record.violations
-        request = provider.record.exchanges[-1].json
-    refused = answers[-1]
+        exchange = provider.record.exchanges[-1]
+    request, refused = exchange.json, answers[-1]
     assert refused.status_code == status, f"{name}: expected HTTP {status}, got {refused.status_code}: {refused.text}"
     error = refused.json()["error"]
     assert error["type"] == "invalid_request_error" and error["param"] == "input", error
@@ -158,6 +158,8 @@ def test_each_broken_replay_gets_openais_answer(name):
     sent_rs = provider.routes[0].profile.sent[0]["blocks"][0]["item_id"]
     expected = text.format(id=request["input"][first].get("id"), rs=sent_rs, n=first)
     assert error["message"] == expected, f"{name}: expected {expected!r}, got {error['message']!r}"
+    shown = exchange.excerpt(first)
+    assert shown.startswith(f"input[{first}] = ") and request["input"][first]["id"] in shown, shown
     assert sorted(v.rule for v in violations) == sorted(broken), [v.describe() for v in violations]
     assert (violations[0].rule, violations[0].status) == (broken[0], status), [v.describe() for v in violations]
 

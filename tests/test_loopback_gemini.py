@@ -229,3 +229,12 @@ def test_every_delivery_cut_applies_to_the_gemini_stream(mode):
     assert exchange.pieces > 1, f"{mode}: the stream went out in one piece"
     assert cut == delivery.body(whole), f"{mode}: the pieces joined are not the stream"
     assert events(cut) == events(whole), f"{mode}: the cut stream does not carry the same events"
+
+
+@pytest.mark.parametrize("allowed, called", [(frozenset({"list_cities"}), {"list_cities"}), (frozenset(), set())])
+def test_only_the_tools_allowed_are_called(allowed, called):
+    with LoopbackProvider(routes=(FormatRoute(GEMINI, "parallel-calls", allowed_tools=allowed),)) as provider:
+        parts = _whole(_post(provider, [_prompt()]))["parts"]
+    names = {p["functionCall"]["name"] for p in parts if "functionCall" in p}
+    assert names == called, f"allowed {sorted(allowed)}: expected calls to {sorted(called)}, got {sorted(names)}"
+    assert any("text" in p and not p.get("thought") for p in parts) or called, f"a round without calls must answer: {parts}"

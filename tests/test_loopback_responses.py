@@ -197,3 +197,12 @@ def test_every_delivery_cut_applies_to_the_responses_stream(mode):
     assert exchange.pieces > 1, f"{mode}: the stream went out in one piece"
     assert cut == delivery.body(whole), f"{mode}: the pieces joined are not the stream"
     assert events(cut) == events(whole), f"{mode}: the cut stream does not carry the same events"
+
+
+@pytest.mark.parametrize("allowed, called", [(frozenset({"list_cities"}), {"list_cities"}), (frozenset(), set())])
+def test_only_the_tools_allowed_are_called(allowed, called):
+    with LoopbackProvider(routes=(FormatRoute(RESPONSES, "parallel-calls", allowed_tools=allowed),)) as provider:
+        output = _whole(_post(provider, _body([PROMPT])))
+    names = {i["name"] for i in output if i["type"] == "function_call"}
+    assert names == called, f"allowed {sorted(allowed)}: expected calls to {sorted(called)}, got {sorted(names)}"
+    assert any(i["type"] == "message" for i in output) or called, f"a round without calls must answer: {output}"

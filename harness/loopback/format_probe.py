@@ -56,7 +56,7 @@ def run_case(fmt: str, case: Case, template: str, tools: frozenset[str], timeout
     probed = FORMATS[fmt]
     scenario = probed.wire.scenarios[case.scenario]
     prompts = prompts_for(scenario)
-    route = FormatRoute(probed.wire, scenario, allowed_tools=tools or None, prompts=prompts)
+    route = FormatRoute(probed.wire, scenario, allowed_tools=tools, prompts=prompts)  # no --tool: no call
     session = f"probe-{scenario.name}-{uuid.uuid4().hex[:8]}"
     with LoopbackProvider(delivery=delivery or case.delivery, routes=(route,)) as provider:
         runs = run_turns(provider, template, prompts, session, probed.wire.name, timeout,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 
 from harness.loopback.anthropic_scenarios import MessagesScenario, Round
-from harness.loopback.schema_args import arguments_for
+from harness.loopback.round_script import NO_TOOL, allowed, round_calls, round_text
 from harness.loopback.strict_route import WireFormat
 from harness.loopback.turn_position import MODEL, OTHER, PROMPT, opaque, position
 from harness.rules import gemini_history
@@ -88,36 +88,29 @@ def declared_tools(body: dict) -> dict[str, dict]:
     return found
 
 
-def turn_for(scenario: MessagesScenario, body: dict, allowed: frozenset[str] | None = None,
+def turn_for(scenario: MessagesScenario, body: dict, allowed_tools: frozenset[str] | None = None,
              prompts: tuple[str, ...] = ()) -> tuple[dict, bool]:
     """The neutral turn answering ``body`` under ``scenario``, and whether the round fails with an error chunk."""
     contents = _contents(body)
     turn, round_ = position([_entry(content) for content in contents], prompts)
     step = scenario.round(turn, round_)
-    tools = {n: s for n, s in declared_tools(body).items() if allowed is None or n in allowed}
-    names = sorted(tools)
-    bare = [n for n in names if not (tools[n].get("required") or tools[n].get("properties"))] or names
+    tools = allowed(declared_tools(body), allowed_tools)
     seed = f"{scenario.name}/{turn}/{round_}"
-    blocks, calls = [], 0
-    for k, kind in enumerate(step.kinds):
+    blocks = []
+    for k, (kind, call) in enumerate(zip(step.kinds, round_calls(step.kinds, tools, turn, round_, ""))):
         if kind == "thinking":
             blocks.append({"type": "reasoning", "text": f"**Runde {round_ + 1}** — erst nachsehen, dann antworten "
                            f"(Zug {turn + 1}).", "signature": ""})
         elif kind == "text":
-            text = (f"Ich sehe nach (round {round_ + 1})." if {"call", "call0"} & set(step.kinds)
-                    else f"Done: Zürich 18 °C, 東京 21 °C (turn {turn + 1}).")
-            blocks.append({"type": "text", "text": text})
-        elif names:
-            pool = bare if kind == "call0" else names
-            name = pool[calls % len(pool)]
-            arguments = "" if kind == "call0" else arguments_for(tools[name], turn * 100 + round_ * 20 + calls)
-            call = {"type": "tool_call", "id": "", "name": name, "arguments": arguments}
-            if not calls:  # Gemini signs the first call of a step only
-                call["signature"] = opaque(f"{seed}/{k}")
-            blocks.append(call)
-            calls += 1
+            blocks.append({"type": "text", "text": round_text(step.kinds, turn, round_)})
+        elif call is not None:
+            block = {"type": "tool_call", "id": "", "name": call[0], "arguments": call[1]}
+            if not any(b["type"] == "tool_call" for b in blocks):  # Gemini signs the first call of a step only
+                block["signature"] = opaque(f"{seed}/{k}")
+            blocks.append(block)
+    calls = any(b["type"] == "tool_call" for b in blocks)
     if not calls and not any(b["type"] == "text" for b in blocks):
-        blocks.append({"type": "text", "text": "I have no tool I may use for that, so here is my answer."})
+        blocks.append({"type": "text", "text": NO_TOOL})
     if not calls:  # a text answer: its last part is signed
         blocks[-1] = {**blocks[-1], "signature": opaque(f"{seed}/answer")}
     prompt = 20 + 10 * len(contents)

@@ -18,7 +18,7 @@ import json
 
 from harness.loopback import answers
 from harness.loopback.anthropic_scenarios import MessagesScenario, Round
-from harness.loopback.schema_args import arguments_for
+from harness.loopback.round_script import NO_TOOL, allowed, round_calls, round_text
 from harness.loopback.strict_route import WireFormat
 from harness.loopback.turn_position import MODEL, OTHER, PROMPT, opaque, position, short_id
 from harness.rules import responses_history
@@ -72,36 +72,29 @@ def declared_tools(body: dict) -> dict[str, dict]:
             if isinstance(t, dict) and t.get("type") == "function" and isinstance(t.get("name"), str)}
 
 
-def turn_for(scenario: MessagesScenario, body: dict, allowed: frozenset[str] | None = None,
+def turn_for(scenario: MessagesScenario, body: dict, allowed_tools: frozenset[str] | None = None,
              prompts: tuple[str, ...] = ()) -> tuple[dict, bool]:
     """The neutral turn answering ``body`` under ``scenario``, and whether the round fails with an error event."""
     items = _items(body)
     turn, round_ = position([_entry(item) for item in items], prompts)
     step = scenario.round(turn, round_)
-    tools = {n: s for n, s in declared_tools(body).items() if allowed is None or n in allowed}
-    names = sorted(tools)
-    bare = [n for n in names if not (tools[n].get("required") or tools[n].get("properties"))] or names
+    tools = allowed(declared_tools(body), allowed_tools)
     seed = f"{scenario.name}/{turn}/{round_}"
-    blocks, calls = [], 0
-    for k, kind in enumerate(step.kinds):
+    blocks = []
+    for k, (kind, call) in enumerate(zip(step.kinds, round_calls(step.kinds, tools, turn, round_, "{}"))):
         mark = short_id(f"{seed}/{k}")
         if kind == "thinking":
             summary = [f"**Runde {round_ + 1}** — erst nachsehen, ", f"dann antworten (Zug {turn + 1})."]
             blocks.append({"type": "reasoning", "text": "".join(summary), "summary": summary,
                            "signature": "gAAAAA" + opaque(f"{seed}/{k}"), "item_id": f"rs_{mark}"})
         elif kind == "text":
-            text = (f"Ich sehe nach (round {round_ + 1})." if {"call", "call0"} & set(step.kinds)
-                    else f"Done: Zürich 18 °C, 東京 21 °C (turn {turn + 1}).")
-            blocks.append({"type": "text", "text": text, "item_id": f"msg_{mark}"})
-        elif names:
-            name = (bare if kind == "call0" else names)[calls % len(bare if kind == "call0" else names)]
-            arguments = "{}" if kind == "call0" else arguments_for(tools[name], turn * 100 + round_ * 20 + calls)
-            blocks.append({"type": "tool_call", "id": f"call_{mark}", "name": name, "arguments": arguments,
+            blocks.append({"type": "text", "text": round_text(step.kinds, turn, round_), "item_id": f"msg_{mark}"})
+        elif call is not None:
+            blocks.append({"type": "tool_call", "id": f"call_{mark}", "name": call[0], "arguments": call[1],
                            "item_id": f"fc_{mark}"})
-            calls += 1
+    calls = any(b["type"] == "tool_call" for b in blocks)
     if not calls and not any(b["type"] == "text" for b in blocks):
-        blocks.append({"type": "text", "text": "I have no tool I may use for that, so here is my answer.",
-                       "item_id": f"msg_{short_id(seed)}"})
+        blocks.append({"type": "text", "text": NO_TOOL, "item_id": f"msg_{short_id(seed)}"})
     usage = {"input_tokens": 20 + 10 * len(items), "input_tokens_details": {"cached_tokens": 0},
              "output_tokens": 12, "output_tokens_details": {"reasoning_tokens": 8}, "total_tokens": 32 + 10 * len(items)}
     return {"blocks": blocks, "stop_reason": "completed", "usage": usage}, step.error

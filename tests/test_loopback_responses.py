@@ -89,7 +89,7 @@ def test_a_faithful_replay_is_accepted_round_after_round(scenario, stream):
         answers = _loop(provider, stream, turns=SCENARIOS[scenario].user_turns)
         violations = provider.record.violations
     assert [a.status_code for a in answers] == [200] * len(answers), [a.text[:300] for a in answers]
-    assert len(answers) > SCENARIOS[scenario].user_turns, f"{scenario}: expected a tool round, got {len(answers)} answers"
+    assert len(answers) > SCENARIOS[scenario].user_turns, f"{scenario}: expected a tool round, got {len(answers)}"
     assert violations == [], [v.describe() for v in violations]
 
 

@@ -1,4 +1,4 @@
-"""``harness probe --format gemini`` against examples/gemini-agent: it passes the agent, fails its bug (a lost thoughtSignature)."""
+"""``harness probe --format gemini`` against examples/gemini-agent: it passes the agent, fails its lost signature."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``harness probe --format openai-responses`` and ``--format gemini``: each format's scenarios against an agent program.
+"""``harness probe --format openai-responses`` and ``--format gemini``: a format's scenarios against an agent.
 
 Per scenario a fresh loopback provider serves the format's route under its
 strict profile (:mod:`harness.loopback.strict_route`); the agent runs once per

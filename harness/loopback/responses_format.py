@@ -95,8 +95,9 @@ def turn_for(scenario: MessagesScenario, body: dict, allowed_tools: frozenset[st
     calls = any(b["type"] == "tool_call" for b in blocks)
     if not calls and not any(b["type"] == "text" for b in blocks):
         blocks.append({"type": "text", "text": NO_TOOL, "item_id": f"msg_{short_id(seed)}"})
-    usage = {"input_tokens": 20 + 10 * len(items), "input_tokens_details": {"cached_tokens": 0},
-             "output_tokens": 12, "output_tokens_details": {"reasoning_tokens": 8}, "total_tokens": 32 + 10 * len(items)}
+    prompt = 20 + 10 * len(items)
+    usage = {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 12,
+             "output_tokens_details": {"reasoning_tokens": 8}, "total_tokens": prompt + 12}
     return {"blocks": blocks, "stop_reason": "completed", "usage": usage}, step.error
 
 

@@ -11,6 +11,7 @@ from harness.rules.reasoning import DEFAULT_ERA, ERAS
 
 COMMANDS = ("serve", "probe", "record")
 PROFILES = ("openai", "deepseek", "gateway")
+FORMATS = ("chat", "anthropic", "openai-responses", "gemini")
 DELIVERY_HELP = ("how streamed bodies are cut: whole, bytes:N, inside-events, inside-crlf, inside-utf8 "
                  "(default: whole)")
 
@@ -39,9 +40,11 @@ def add_subcommands(sub) -> None:
                        help="a tool the fake model may call (repeatable); no other tool is ever called")
     probe.add_argument("--scenario", action="append", default=[], metavar="NAME",
                        help="run only these scenarios (repeatable; default: the whole suite)")
-    probe.add_argument("--format", choices=("chat", "anthropic"), default="chat",
-                       help="the wire the agent talks: chat (OpenAI chat completions, {base_url} ends in /v1) or "
-                            "anthropic (Messages, {base_url} is the origin; judged by the strict anthropic profile)")
+    probe.add_argument("--format", choices=FORMATS, default="chat",
+                       help="the wire the agent talks: chat (OpenAI chat completions, {base_url} ends in /v1), "
+                            "anthropic (Messages, {base_url} is the origin), openai-responses (Responses, {base_url} "
+                            "ends in /v1) or gemini (generateContent, {base_url} is the origin); each but chat is "
+                            "judged by the strict profile of its name")
     _provider_arguments(probe)
     probe.add_argument("--levels", type=_levels, default=(), metavar="LEVEL[,LEVEL]",
                        help="only checks of these rule levels: wire, robust, provider, policy (default: all)")

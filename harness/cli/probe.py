@@ -25,12 +25,15 @@ from harness.report.results_markdown import render_markdown
 from harness.report.sarif import program_source, write_sarif
 
 JUNIT_SUITE = "harness probe"
+# The formats judged by a strict profile of their own (--profile and --deepseek-era are chat's).
+STRICT = {"anthropic": "anthropic (Messages)", "openai-responses": "openai-responses (Responses)",
+          "gemini": "gemini (generateContent)"}
 SHOWN_LINES = 10  # of a failing check's findings and excerpts on the terminal; the files hold every one
 
 
 def _header(args: argparse.Namespace, tools: frozenset[str]) -> list[str]:
     era = f" (era {args.deepseek_era})" if args.profile == "deepseek" else ""
-    profile = "anthropic (Messages)" if args.format == "anthropic" else f"{args.profile}{era}"
+    profile = STRICT.get(args.format, f"{args.profile}{era}")
     return [f"agent command: {args.agent_cmd}", f"provider profile: {profile}",
             f"tools the fake model may call: {', '.join(sorted(tools)) or 'none (no tool call will be made)'}",
             f"levels: {', '.join(args.levels) or 'all'}"]
@@ -49,6 +52,10 @@ def _run(cases: list[Case], args: argparse.Namespace, tools: frozenset[str],
                 from harness.loopback import anthropic_probe
 
                 found = anthropic_probe.run_case(case, args.agent_cmd, tools, args.agent_timeout, override)
+            elif args.format in STRICT:
+                from harness.loopback import format_probe
+
+                found = format_probe.run_case(args.format, case, args.agent_cmd, tools, args.agent_timeout, override)
             else:
                 found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
                                  override)
@@ -65,6 +72,10 @@ def _scenarios(fmt: str) -> dict:
         from harness.loopback.anthropic_scenarios import SCENARIOS as MESSAGES_SCENARIOS
 
         return MESSAGES_SCENARIOS
+    if fmt in STRICT:
+        from harness.loopback.format_probe import FORMATS
+
+        return FORMATS[fmt].wire.scenarios
     return SCENARIOS
 
 
@@ -73,6 +84,10 @@ def _suite(fmt: str) -> tuple[Case, ...]:
         from harness.loopback.anthropic_probe import SUITE as MESSAGES_SUITE
 
         return MESSAGES_SUITE
+    if fmt in STRICT:
+        from harness.loopback.format_probe import FORMATS
+
+        return FORMATS[fmt].suite
     return SUITE
 
 

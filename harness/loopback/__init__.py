@@ -7,6 +7,9 @@
   (:mod:`.schema_args`);
 - :class:`Delivery` (:mod:`.delivery`): whole, N-byte pieces, cuts inside
   events, ``\\r\\n`` and UTF-8 sequences, delays;
+- beside chat, routes for Anthropic Messages (:mod:`.anthropic_route`), OpenAI
+  Responses (:mod:`.responses_format`) and Gemini (:mod:`.gemini_format`),
+  each judged by its format's history rules (:mod:`.strict_route`);
 - provider profiles (:mod:`.profiles`) answering with the providers' real
   statuses and error bodies (:mod:`.answers`), every violation recorded with
   its rule level (:mod:`.record`);

@@ -80,10 +80,19 @@ class Exchange:
         return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
 
     def excerpt(self, message_index: int | None = None, limit: int = 600) -> str:
-        """The part of the request a violation is about: the message at ``message_index``, else the body."""
-        if message_index is not None and message_index < len(self.messages):
-            text = json.dumps(self.messages[message_index], ensure_ascii=False)
-            text = f"messages[{message_index}] = {text}"
+        """The part of the request a violation is about: the entry at ``message_index``, else the body.
+
+        The entries are the chat or Messages ``messages``, else the Responses
+        ``input`` items or the Gemini ``contents``, whichever the body has.
+        """
+        key, entries = "messages", self.messages
+        body = self.json or {}
+        for other in ("input", "contents"):
+            if not entries and isinstance(body.get(other), list):
+                key, entries = other, body[other]
+        if message_index is not None and message_index < len(entries):
+            text = json.dumps(entries[message_index], ensure_ascii=False)
+            text = f"{key}[{message_index}] = {text}"
         else:
             text = self.body.decode("utf-8", "replace")
         return clip(text, limit)

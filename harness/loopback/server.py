@@ -18,7 +18,11 @@ the same round as one ``chat.completion`` object.
 
 Beside it, ``POST /v1/messages`` speaks Anthropic Messages
 (:mod:`harness.loopback.anthropic_route`): judged by the strict ``anthropic``
-profile, answered from a Messages scenario, cut by the same delivery.
+profile, answered from a Messages scenario, cut by the same delivery; and
+``POST /v1/responses`` (OpenAI Responses) and ``POST
+/v1beta/models/{model}:streamGenerateContent`` or ``:generateContent``
+(Gemini), each judged by its format's strict profile
+(:mod:`harness.loopback.strict_route`).
 
 It listens on a loopback address only, unless ``allow_remote=True`` is given
 together with another host.
@@ -42,9 +46,12 @@ from harness.loopback.completion import fold
 from harness.loopback.content_coding import IDENTITY, choose, encode
 from harness.loopback.delivery import WHOLE, Delivery
 from harness.loopback.exchanges import Exchange, Record
+from harness.loopback.gemini_format import GEMINI
 from harness.loopback.provider_profiles import DeepSeekProfile, Profile, make_profile
+from harness.loopback.responses_format import RESPONSES
 from harness.loopback.scenarios import Scenario
 from harness.loopback.sources import CassetteSource, ScenarioSource, Source
+from harness.loopback.strict_route import FormatRoute
 from harness.rules.reasoning import DEFAULT_ERA
 
 DEFAULT_HOST = "127.0.0.1"
@@ -84,6 +91,7 @@ class LoopbackProvider:
         allow_remote: bool = False,
         listener: Callable[[Exchange], None] | None = None,
         messages: MessagesRoute | None = None,
+        routes: tuple[FormatRoute, ...] = (),
     ) -> None:
         if sum(x is not None for x in (cassette, scenario, source)) > 1:
             raise ValueError("give one of cassette, scenario or source")
@@ -101,6 +109,8 @@ class LoopbackProvider:
         self.profile = make_profile(profile, era) if isinstance(profile, str) else profile
         self.delivery = delivery
         self.messages = messages or MessagesRoute()  # the Anthropic Messages route beside the chat one
+        given = {route.wire.name: route for route in routes}  # and the other formats' routes, by default fresh ones
+        self.routes = tuple(given.get(wire.name) or FormatRoute(wire) for wire in (RESPONSES, GEMINI))
         self.coding = coding  # the content coding streams prefer, used when the request offers it
         self.host = host
         self.port = port
@@ -204,7 +214,10 @@ class LoopbackProvider:
 
     async def _answer(self, request: web.Request, exchange: Exchange) -> web.StreamResponse:
         if request.method == "POST" and request.path == MESSAGES_PATH:
-            return await self._messages(request, exchange)
+            return await self._send(request, exchange, self.messages.reply(exchange))
+        route = next((r for r in self.routes if r.accepts(request.method, request.path)), None)
+        if route is not None:
+            return await self._send(request, exchange, route.reply(exchange, dict(request.query)))
         if not self.source.accepts(request.method, request.path):
             exchange.status = 404
             text = answers.INVALID_URL.format(method=request.method, path=request.path)
@@ -225,13 +238,12 @@ class LoopbackProvider:
             return self._json(exchange, status, completion)
         return await self._stream(request, exchange, reply.body)
 
-    async def _messages(self, request: web.Request, exchange: Exchange) -> web.StreamResponse:
-        reply = self.messages.reply(exchange)
+    async def _send(self, request: web.Request, exchange: Exchange, reply) -> web.StreamResponse:
         if reply.stream is None:
             return self._json(exchange, reply.status, reply.payload)
         return await self._stream(request, exchange, reply.stream)
 
-    def _json(self, exchange, status: int, payload: dict) -> web.Response:
+    def _json(self, exchange, status: int, payload: dict | list) -> web.Response:
         return self._raw(exchange, status, "application/json", json.dumps(payload, ensure_ascii=False).encode())
 
     def _raw(self, exchange, status: int, content_type: str, body: bytes) -> web.Response:

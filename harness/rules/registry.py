@@ -29,6 +29,11 @@ _REASONING_CONTRACTS = ("test_history_replay", "test_reasoning_eras", "test_reas
 _ANTHROPIC_ROLES = ("test_anthropic_history_render", "test_anthropic_trimming_pairs")
 _ANTHROPIC_PAIRING = ("test_anthropic_tool_rounds", "test_anthropic_tool_results", "test_anthropic_history_render",
                       "test_anthropic_trimming_pairs")
+_RESPONSES_REPLAY = ("test_responses_replay_items",)
+_RESPONSES_STORE = ("test_responses_replay_items", "test_responses_store_include", "test_responses_stream_items")
+_GEMINI_CONTENT = ("test_gemini_model_content", "test_gemini_replay_chain")
+_GEMINI_SIGNATURES = ("test_gemini_model_content", "test_gemini_replay_chain", "test_gemini_stream_parts")
+
 _ANTHROPIC_THINKING = ("test_anthropic_message_blocks", "test_anthropic_tool_rounds", "test_anthropic_history_render",
                        "test_anthropic_replay_chain")
 
@@ -93,4 +98,29 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "signature", ("test_anthropic_message_blocks", "test_anthropic_cold_store")),
     Rule("anthropic-earlier-turns-unchanged", "provider", "earlier assistant messages' thinking comes back as sent "
          "(newer Claude models)", ("test_anthropic_preserved_thinking",)),
+    # OpenAI Responses: what the API refuses in a request's input (harness.rules.responses_history).
+    Rule("responses-reasoning-followed", "wire", "a reasoning item goes back followed by the item it came before: "
+         "an assistant message or a function_call", _RESPONSES_REPLAY),
+    Rule("responses-reasoning-summary", "wire", "every reasoning item sent back carries its summary ([] when empty)",
+         _RESPONSES_REPLAY),
+    Rule("responses-output-answers-call", "wire", "every function_call_output answers a function_call before it",
+         _RESPONSES_REPLAY),
+    Rule("responses-reasoning-not-stored", "wire", "under store: false a reasoning item goes back whole, with its "
+         "encrypted_content, never as a bare id", _RESPONSES_STORE),
+    Rule("responses-call-with-reasoning", "wire", "a function call made after reasoning goes back with that "
+         "reasoning item before it", _RESPONSES_REPLAY),
+    Rule("responses-encrypted-unchanged", "wire", "a reasoning item's encrypted_content comes back byte for byte",
+         _RESPONSES_STORE),
+    # Gemini generateContent: what the API refuses in a body (harness.rules.gemini_history).
+    Rule("gemini-function-call-named", "wire", "every functionCall part has a name", _GEMINI_CONTENT),
+    Rule("gemini-text-non-empty", "wire", "no empty text part, unless it carries a thoughtSignature",
+         _GEMINI_CONTENT),
+    Rule("gemini-call-turn-after-user", "wire", "a model content with function calls comes right after a user "
+         "content (parallel calls stay in one content)", _GEMINI_CONTENT),
+    Rule("gemini-function-responses-counted", "wire", "the content after a call turn holds one functionResponse "
+         "per functionCall", ("test_gemini_function_responses", "test_gemini_replay_chain")),
+    Rule("gemini-function-call-signed", "wire", "every call turn of the current turn carries its thoughtSignature "
+         "on its first functionCall part (Gemini 3)", _GEMINI_SIGNATURES),
+    Rule("gemini-signatures-as-sent", "wire", "every thoughtSignature comes back byte for byte on the part it came "
+         "on; none moved, none added", _GEMINI_SIGNATURES),
 )}

@@ -1,0 +1,117 @@
+"""A route of the loopback provider for one more wire format, judged by that format's history rules.
+
+Each format (:mod:`.responses_format`, :mod:`.gemini_format`) is a
+:class:`WireFormat`: where its requests go, how it checks a credential, the
+refusals of its history rules (:mod:`harness.rules`, written once and shared
+with the contracts) with the status and error body its provider answers, and
+its scripted rounds and writers. :class:`StrictProfile` remembers the turns
+the provider sent in the conversation it serves (the probe starts one
+provider per scenario), so the rules that need them (a signature or an
+encrypted value byte for byte) can be judged. :class:`FormatRoute` answers one
+request in the provider's order: the credential, then the history, then the
+scenario's round, streamed or whole; a round scripted to fail is an error
+event mid-stream, or the provider's error status when not streamed. Only
+complete turns are remembered: a failed one is not history.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from harness.loopback.anthropic_route import MessagesReply
+from harness.loopback.anthropic_scenarios import MessagesScenario
+from harness.loopback.exchanges import Exchange, Violation
+from harness.rules.registry import RULES
+
+
+@dataclass(frozen=True)
+class WireFormat:
+    name: str  # the format and its strict profile: "openai-responses", "gemini"
+    label: str  # how the record names its rounds: "Responses", "Gemini"
+    rules: tuple[str, ...]  # the history rules judged, as the rule module lists them
+    scenarios: dict[str, MessagesScenario]
+    default_scenario: str
+    accepts: Callable[[str, str], bool]  # (method, path)
+    authenticate: Callable[[dict, dict], tuple[int, dict] | None]  # (headers, query) -> a refusal, or None
+    refusals: Callable[[dict, list[dict] | None], list]  # (body, the sent turns it pairs with) -> the rules' Refusals
+    paired: Callable[[dict, list[dict]], list[dict] | None]  # (body, every turn sent) -> the turns it pairs with
+    refused: Callable[[object], tuple[int, dict]]  # a Refusal -> the status and body the provider answers
+    item_index: Callable[[str], int | None]  # a Refusal's path -> the index of the entry it is about
+    turn_for: Callable[..., tuple[dict, bool]]  # (scenario, body, allowed, prompts) -> (neutral turn, fails)
+    streams: Callable[[str, dict, dict], bool]  # (path, query, body) -> whether the answer is an SSE body
+    stream_body: Callable[[dict, bool], bytes]  # (turn, fails) -> the SSE body
+    whole: Callable[[dict, bool, str], tuple[int, object]]  # (turn, fails, path) -> the non-streamed answer
+
+
+class StrictProfile:
+    """The strict profile of a format: each request judged by the format's history rules against the turns sent."""
+
+    def __init__(self, wire: WireFormat) -> None:
+        self.wire = wire
+        self.name = wire.name
+        self.judged: tuple[str, ...] = wire.rules
+        self._lock = threading.Lock()
+        self._sent: list[dict] = []
+
+    def remember(self, turn: dict) -> None:
+        with self._lock:
+            self._sent.append(turn)
+
+    @property
+    def sent(self) -> list[dict]:
+        with self._lock:
+            return list(self._sent)
+
+    def check(self, body: dict | None, number: int) -> list[Violation]:
+        body = body or {}
+        found = self.wire.refusals(body, self.wire.paired(body, self.sent))
+        return [self._violation(r, number) for r in found]
+
+    def _violation(self, refusal, number: int) -> Violation:
+        status, error = self.wire.refused(refusal)
+        return Violation(refusal.rule, RULES[refusal.rule].level, number, self.wire.item_index(refusal.path),
+                         f"{refusal.path}: {refusal.message}", status, self.name, error)
+
+    def describe(self) -> str:
+        return self.name
+
+
+class FormatRoute:
+    """One format's scenario and the strict profile judging the requests of one conversation."""
+
+    def __init__(self, wire: WireFormat, scenario: str | MessagesScenario | None = None,
+                 profile: StrictProfile | None = None, allowed_tools: frozenset[str] | None = None,
+                 prompts: tuple[str, ...] = ()) -> None:
+        if scenario is None or isinstance(scenario, str):
+            name = scenario or wire.default_scenario
+            if name not in wire.scenarios:
+                raise ValueError(f"no {wire.label} scenario {name!r}; scenarios: {', '.join(wire.scenarios)}")
+            scenario = wire.scenarios[name]
+        self.wire = wire
+        self.scenario = scenario
+        self.profile = profile or StrictProfile(wire)
+        self.allowed = allowed_tools
+        self.prompts = tuple(prompts)  # the probe's user turns, which place a request in the scenario
+
+    def accepts(self, method: str, path: str) -> bool:
+        return self.wire.accepts(method, path)
+
+    def reply(self, exchange: Exchange, query: dict[str, str]) -> MessagesReply:
+        refused = self.wire.authenticate(exchange.headers, query)
+        if refused is not None:
+            return MessagesReply(*refused)
+        body = exchange.json or {}
+        exchange.violations = self.profile.check(body, exchange.number)
+        first = next((v for v in exchange.violations if v.refused), None)
+        if first is not None:
+            return MessagesReply(first.status, first.error or {})
+        turn, fails = self.wire.turn_for(self.scenario, body, self.allowed, self.prompts)
+        exchange.source = f"{self.scenario.name} ({self.wire.label})"
+        if not fails:
+            self.profile.remember(turn)
+        if self.wire.streams(exchange.path, query, body):
+            return MessagesReply(200, stream=self.wire.stream_body(turn, fails))
+        status, payload = self.wire.whole(turn, fails, exchange.path)
+        return MessagesReply(status, payload)

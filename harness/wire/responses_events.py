@@ -146,6 +146,7 @@ def turn_events(turn: dict, plan: Plan = WHOLE) -> list[dict]:
              "status": "in_progress", "usage": None}
     events = [{"type": "response.created", "response": shell}, {"type": "response.in_progress", "response": shell}]
     sent = [0] * len(items)
+    opened: list[set[int]] = [set() for _ in items]
     for step, n in steps:
         item = items[n]
         where = {"item_id": item.id, "output_index": n}
@@ -154,11 +155,13 @@ def turn_events(turn: dict, plan: Plan = WHOLE) -> list[dict]:
         elif step == "delta":
             part, piece = own[n][sent[n]]
             sent[n] += 1
+            events += _part_added_events(item, where, [part], opened[n])
             delta = {"type": DELTA_TYPES[item.kind], **where, "delta": piece}
             if _part_key(item.kind):
                 delta[_part_key(item.kind)] = part
             events.append(delta)
         else:
+            events += _part_added_events(item, where, range(len(item.values())), opened[n])
             events += _part_done_events(item, where)
             events.append({"type": "response.output_item.done", "output_index": n, "item": done_item(item)})
     if sent != [len(o) for o in own]:
@@ -172,14 +175,36 @@ def turn_events(turn: dict, plan: Plan = WHOLE) -> list[dict]:
     return [{**event, "sequence_number": k} for k, event in enumerate(_disturbed(events, plan))]
 
 
+def _part(kind: str, text: str) -> dict:
+    if kind == "message":
+        return {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
+    return {"type": "summary_text", "text": text}
+
+
+PART_EVENTS = {"message": ("response.content_part.added", "response.content_part.done"),
+               "reasoning": ("response.reasoning_summary_part.added", "response.reasoning_summary_part.done")}
+
+
+def _part_added_events(item: Item, where: dict, parts, opened: set[int]) -> list[dict]:
+    """A part's ``.added`` event (the part empty) before its first delta, as the API opens each part once."""
+    if item.kind not in PART_EVENTS:
+        return []
+    new = [k for k in parts if k not in opened]
+    opened.update(new)
+    return [{"type": PART_EVENTS[item.kind][0], **where, _part_key(item.kind): k, "part": _part(item.kind, "")}
+            for k in new]
+
+
 def _part_done_events(item: Item, where: dict) -> list[dict]:
-    """The ``.done`` events of each part before the item is done (each with the whole value)."""
+    """The ``.done`` events of each part before the item is done (each with the whole value), then the part's own."""
     if item.kind == "message":
-        return [{"type": "response.output_text.done", **where, "content_index": k, "text": v}
-                for k, v in enumerate(item.values())]
+        return [event for k, v in enumerate(item.values()) for event in (
+            {"type": "response.output_text.done", **where, "content_index": k, "text": v},
+            {"type": PART_EVENTS["message"][1], **where, "content_index": k, "part": _part("message", v)})]
     if item.kind == "reasoning":
-        return [{"type": "response.reasoning_summary_text.done", **where, "summary_index": k, "text": v}
-                for k, v in enumerate(item.values())]
+        return [event for k, v in enumerate(item.values()) for event in (
+            {"type": "response.reasoning_summary_text.done", **where, "summary_index": k, "text": v},
+            {"type": PART_EVENTS["reasoning"][1], **where, "summary_index": k, "part": _part("reasoning", v)})]
     return [{"type": "response.function_call_arguments.done", **where, "arguments": item.values()[0]}]
 
 

@@ -14,8 +14,8 @@ pieces only; each signature in one ``signature_delta``), with ``ping`` events
 anywhere, usage split between ``message_start`` and ``message_delta``, in any
 SSE framing, ``parse_stream`` returns the turn: the block types in index
 order; each text; each thinking text; each signature and each redacted
-``data`` byte-identical; each call's id, name and arguments (a JSON value); the stop
-reason; the usage merged key by key. Each part is its own assertion.
+``data`` byte-identical; each call's id, name and arguments (a JSON value);
+the stop reason; the usage merged key by key. Each part is its own assertion.
 
 Level: wire. Every cut here is one Anthropic makes: it streams text,
 thinking and partial JSON in pieces of any size, sends an empty

@@ -9,8 +9,8 @@ Rule: for any turn and any interleaving of its block events (each block's
 start, deltas and stop in order; the blocks' mixed in any way: the start of
 index 2 before the stop of index 1, deltas of both alternating), ``parse_stream``
 returns the turn: block types in index order, texts, thinking, signatures,
-redacted data, calls with their arguments (JSON values), stop reason and usage, each
-its own assertion.
+redacted data, calls with their arguments (JSON values), stop reason and
+usage, each its own assertion.
 
 Level: robust. Anthropic streams one block at a time, from start to stop,
 and correct client libraries may rely on that. Translators that serve the

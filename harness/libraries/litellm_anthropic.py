@@ -8,7 +8,8 @@ litellm's docs show. litellm's message has no block order: it holds its
 ``thinking_blocks`` (thinking and redacted thinking, in order), then one
 ``content`` string, then its ``tool_calls``, so the neutral turn is read in
 that order. ``usage`` is litellm's ``Usage`` under Anthropic's names (litellm
-counts cache reads and writes into ``prompt_tokens``). ``stop_reason`` is the
+counts cache reads and writes into ``prompt_tokens``; its ``server_tool_use``
+without the counts it has no value for). ``stop_reason`` is the
 one litellm keeps in the message's ``provider_specific_fields`` (it does for
 ``pause_turn`` and ``refusal``), else litellm's own translation of its
 ``finish_reason`` back to Anthropic's, as litellm's Messages adapter reads it.
@@ -80,7 +81,9 @@ def _usage(usage) -> dict | None:
               "cache_creation_input_tokens": getattr(usage, "cache_creation_input_tokens", None)}
     plain = {"input_tokens": usage.prompt_tokens - sum(v or 0 for v in cached.values()),
              "output_tokens": usage.completion_tokens}
-    return plain | {k: v for k, v in cached.items() if v is not None}
+    server = getattr(usage, "server_tool_use", None)
+    tools = {"server_tool_use": server.model_dump(exclude_none=True)} if server is not None else {}
+    return plain | {k: v for k, v in cached.items() if v is not None} | tools
 
 
 def _thinking(block: dict) -> dict:

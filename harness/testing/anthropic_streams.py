@@ -127,13 +127,18 @@ def interleavings(draw, pieces: tuple) -> tuple:
 
 @st.composite
 def start_usages(draw, usage: dict | None, relay: bool = False) -> dict | None:
-    """What ``message_start`` carries of ``usage``: :data:`START_KEYS` (a relay: any) and any others, some with a value ``message_delta`` then updates."""
+    """What ``message_start`` carries of ``usage``: :data:`START_KEYS` (a relay: any) and any others.
+
+    A count may be lower than the turn's, ``message_delta`` then updating it
+    (its counts are cumulative, so never lower); an object is sent as it is.
+    """
     if usage is None:
         return None
     always = [] if relay else [key for key in START_KEYS if key in usage]
     others = sorted(set(usage) - set(always))
     keys = always + (draw(st.lists(st.sampled_from(others), unique=True)) if others else [])
-    return {key: draw(st.sampled_from([usage[key], 0, 1])) for key in keys}
+    return {key: draw(st.sampled_from(sorted({0, min(1, usage[key]), usage[key]})))
+            if isinstance(usage[key], int) else usage[key] for key in keys}
 
 
 @st.composite

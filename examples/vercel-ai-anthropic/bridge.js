@@ -133,6 +133,10 @@ async function collect(stream) {
     }
   }
   if (errors.length > 0) throw new Refusal('invalid_input', `the SDK reported a stream error: ${describe(errors[0])}`);
+  // What the SDK's streamText does with such a stream: NoOutputGeneratedError (with output, it finishes as "other").
+  if (finish === null && blocks.length === 0) {
+    throw new Refusal('invalid_input', 'the stream ended without a finish part and without output');
+  }
   for (const block of blocks) if (block.type === 'redacted_reasoning') delete block.text;
   return {
     blocks,

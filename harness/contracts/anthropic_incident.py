@@ -1,15 +1,18 @@
 """The Messages stream of the stream incidents, shared by the Anthropic stream contracts.
 
-Interleaved thinking with tools: a thinking block whose signature comes over
-three ``signature_delta`` events, text, a redacted_thinking block between two
-calls, three tool_use blocks (the last one with no arguments, streamed as
-``""`` only), a second thinking block, pings between the events, usage split
-between ``message_start`` and ``message_delta``.
+Interleaved thinking with tools: a thinking block, text, a redacted_thinking
+block between two calls, three tool_use blocks (the last one with no
+arguments, streamed as ``""`` only), a second thinking block, pings between the events, usage split
+between ``message_start`` and ``message_delta``. :data:`PLAN` streams it as
+Anthropic does (each signature in one ``signature_delta``); :data:`SPLIT_PLAN`
+as a re-chunking relay does (the first signature over three deltas).
 """
 
 from __future__ import annotations
 
-from harness.wire.anthropic_events import Plan
+from dataclasses import replace
+
+from harness.wire.anthropic_events import Plan, whole_signatures
 
 SIGNATURE = "EqoBCkgIARABGAIiQL2Dv6+Jq0Q1m3hB/wWuk3oX1c5Rk0WyZQ==" * 3
 REDACTED = "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP" * 2
@@ -40,5 +43,6 @@ PIECES = (
     (("thinking", "Now the clock."), ("signature", "c2lnLTI=")),
     (("arguments", ""),),
 )
-PLAN = Plan(pieces=PIECES, start_usage={"input_tokens": 472, "output_tokens": 1, "cache_read_input_tokens": 0},
-            pings=(1, 6, 20))
+SPLIT_PLAN = Plan(pieces=PIECES, start_usage={"input_tokens": 472, "output_tokens": 1, "cache_read_input_tokens": 0},
+                  pings=(1, 6, 20))
+PLAN = replace(SPLIT_PLAN, pieces=whole_signatures(PIECES))

@@ -40,12 +40,12 @@ def assert_signatures(got: dict, want: dict, where: str) -> None:
 
 
 def assert_calls(got: dict, want: dict, where: str) -> None:
-    """``want``'s calls are there by id, once each, with their names and raw arguments."""
+    """``want``'s calls are there by id, once each, with their names and arguments (as JSON values)."""
     differs = blocks.call_ids(got, want)
     assert not differs, f"calls by id differ from the calls streamed: {shown(differs)}; {where}"
     differs = blocks.call_fields(got, want, "name")
     assert not differs, f"calls' names (id, got, expected) differ: {shown(differs)}; {where}"
     differs = blocks.call_fields(got, want, "arguments")
     assert not differs, (
-        f"calls' raw arguments (id, got, expected) are not their pieces joined in arrival order: {shown(differs)}; "
-        f"{where}")
+        f"calls' arguments (id, got, expected) are not, as JSON values, their pieces joined in arrival order: "
+        f"{shown(differs)}; {where}")

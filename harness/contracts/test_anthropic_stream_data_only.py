@@ -32,13 +32,13 @@ from harness.contracts.block_checks import assert_same_turn
 from harness.clip import shown
 from harness.testing.anthropic_streams import streamed_turns
 from harness.under_test.invoke import valid
-from harness.wire.anthropic_events import turn_body, whole_signatures
+from harness.wire.anthropic_events import turn_body
 
 pytestmark = [pytest.mark.robust, pytest.mark.formats("anthropic")]
 
 
 @given(streamed_turns(named=False))
-@example((TURN, replace(PLAN, pieces=whole_signatures(PLAN.pieces), named=False)))
+@example((TURN, replace(PLAN, named=False)))
 def test_data_only_events_decode_to_the_turn(stream, sample):
     turn, plan = sample
     body = turn_body(turn, plan)

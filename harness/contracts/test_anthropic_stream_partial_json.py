@@ -45,7 +45,7 @@ CUT_PIECES = ((("text", "Writing the file."),),
 
 
 @given(streamed_turns(turn=turns(min_calls=1, max_calls=4, args=cut_arguments())))
-@example((CUT, Plan(pieces=CUT_PIECES)))
+@example((CUT, Plan(pieces=CUT_PIECES, start_usage={"input_tokens": 90, "output_tokens": 1})))
 def test_a_call_with_invalid_json_is_kept_raw(stream, sample):
     turn, plan = sample
     body = turn_body(turn, plan)

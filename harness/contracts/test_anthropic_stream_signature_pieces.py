@@ -23,24 +23,24 @@ signature sent back is a suffix of the one streamed.
 import pytest
 from hypothesis import example, given
 
-from harness.contracts.anthropic_incident import PLAN, TURN
+from harness.contracts.anthropic_incident import SPLIT_PLAN, TURN
 from harness.contracts.block_checks import assert_signatures
 from harness.clip import shown
 from harness.testing.anthropic_streams import streamed_turns, turns
 from harness.under_test.invoke import valid
-from harness.wire.anthropic_events import turn_body
+from harness.wire.anthropic_events import Plan, turn_body
 
 pytestmark = [pytest.mark.robust, pytest.mark.formats("anthropic")]
 
 _signed = turns(max_calls=2).filter(lambda t: any(b["type"] == "reasoning" and len(b["signature"]) > 1 for b in t["blocks"]))
 EMPTY_PIECES = (((("signature", ""), ("signature", "c2ln"), ("signature", ""), ("signature", "LTI=")),))
 SIGNED = {"blocks": [{"type": "reasoning", "text": "", "signature": "c2lnLTI="}], "stop_reason": "end_turn",
-          "usage": None}
+          "usage": {"input_tokens": 9, "output_tokens": 3}}
 
 
 @given(streamed_turns(split_signatures=True, turn=_signed))
-@example((TURN, PLAN))
-@example((SIGNED, PLAN.__class__(pieces=EMPTY_PIECES)))
+@example((TURN, SPLIT_PLAN))
+@example((SIGNED, Plan(pieces=EMPTY_PIECES, start_usage={"input_tokens": 9, "output_tokens": 1})))
 def test_signature_pieces_are_joined_in_arrival_order(stream, sample):
     turn, plan = sample
     body = turn_body(turn, plan)

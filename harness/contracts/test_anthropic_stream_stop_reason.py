@@ -21,11 +21,11 @@ calls are never run.
 import pytest
 from hypothesis import example, given, strategies as st
 
-from harness.contracts.anthropic_incident import TURN
+from harness.contracts.anthropic_incident import PLAN, TURN
 from harness.clip import shown
 from harness.testing.anthropic_streams import STOP_REASONS, plans, turns
 from harness.under_test.invoke import valid
-from harness.wire.anthropic_events import WHOLE, turn_body
+from harness.wire.anthropic_events import turn_body
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
 
@@ -34,8 +34,8 @@ pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
 @given(data=st.data())
 @example(data=None)
 def test_the_stop_reason_sent_is_kept(stream, reason, data):
-    if data is None:  # the incident turn, streamed whole
-        turn, plan = {**TURN, "stop_reason": reason}, WHOLE
+    if data is None:  # the incident turn
+        turn, plan = {**TURN, "stop_reason": reason}, PLAN
     else:
         turn = {**data.draw(turns(max_calls=3), label="turn"), "stop_reason": reason}
         plan = data.draw(plans(turn), label="plan")

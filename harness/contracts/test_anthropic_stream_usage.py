@@ -9,13 +9,16 @@ Rule: for any turn and any split of its usage (``message_start`` carrying
 some keys, some of them with a value ``message_delta`` then updates;
 ``message_delta`` carrying every changed key and any of the unchanged ones
 again), the decoded usage holds each key only ``message_start`` sent, with its
-value; each key ``message_delta`` sent, with ``message_delta``'s value (a
-count repeated is not added); and no usage at all when neither sent one. Each
-its own assertion.
+value; and each key ``message_delta`` sent, with ``message_delta``'s value (a
+count repeated is not added). Each its own assertion.
 
-Level: wire: Anthropic documents ``message_delta``'s usage counts as
+Level: per test. Wire for the splits Anthropic streams (``message_start``
+with ``input_tokens`` and ``output_tokens``, ``message_delta`` with
+``output_tokens``): Anthropic documents ``message_delta``'s counts as
 cumulative, and sends in ``message_start`` the input counts that
-``message_delta`` may leave out.
+``message_delta`` may leave out. Robust for the splits of relays and
+translators (any key missing from either event, or no usage at all, which
+then decodes to no usage): shapes Anthropic never sends.
 
 Production fingerprint: token accounting that reads zero input tokens for
 every streamed turn, or twice the input and cache counts, or an output count
@@ -29,23 +32,20 @@ from harness.contracts.anthropic_incident import PLAN, TURN
 from harness.clip import shown
 from harness.testing.anthropic_streams import streamed_turns
 from harness.under_test.invoke import valid
-from harness.wire.anthropic_events import split_usage, turn_body
+from harness.wire.anthropic_events import Plan, split_usage, turn_body
 
-pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
+pytestmark = pytest.mark.formats("anthropic")
 
 # The incident's usage: output_tokens updated (1 -> 181), input and cache counts only in message_start.
 USAGE_SPLIT = PLAN
 # The same counts repeated in message_delta with their values, as Anthropic's newer streams send them.
-REPEATED = PLAN.__class__(start_usage=PLAN.start_usage, repeated_usage=("input_tokens", "cache_read_input_tokens"))
+REPEATED = Plan(start_usage=PLAN.start_usage, repeated_usage=("input_tokens", "cache_read_input_tokens"))
+# A relay's: no usage in either event; every count in message_start, none in message_delta.
 NO_USAGE = {**TURN, "usage": None}
+START_ONLY = Plan(start_usage=TURN["usage"])
 
 
-@given(streamed_turns(max_calls=3))
-@example((TURN, USAGE_SPLIT))
-@example((TURN, REPEATED))
-@example((NO_USAGE, USAGE_SPLIT.__class__()))
-def test_usage_is_merged_key_by_key(stream, sample):
-    turn, plan = sample
+def _merged(stream, turn: dict, plan: Plan) -> None:
     body = turn_body(turn, plan)
     start, delta = split_usage(turn["usage"], plan.start_usage, plan.repeated_usage)
     got = valid(stream).parse_stream(body)
@@ -64,3 +64,19 @@ def test_usage_is_merged_key_by_key(stream, sample):
     assert updated == delta, (
         f"the keys message_delta sent came back as {shown(updated)}, but should be message_delta's values "
         f"(cumulative: they replace, never add); {where}")
+
+
+@pytest.mark.wire
+@given(streamed_turns(max_calls=3))
+@example((TURN, USAGE_SPLIT))
+@example((TURN, REPEATED))
+def test_usage_is_merged_key_by_key(stream, sample):
+    _merged(stream, *sample)
+
+
+@pytest.mark.robust
+@given(streamed_turns(max_calls=3, relay_usage=True))
+@example((NO_USAGE, Plan()))
+@example((TURN, START_ONLY))
+def test_a_relays_usage_is_merged_key_by_key(stream, sample):
+    _merged(stream, *sample)

@@ -8,7 +8,11 @@ litellm's docs show. litellm's message has no block order: it holds its
 ``thinking_blocks`` (thinking and redacted thinking, in order), then one
 ``content`` string, then its ``tool_calls``, so the neutral turn is read in
 that order. ``usage`` is litellm's ``Usage`` under Anthropic's names (litellm
-counts cache reads and writes into ``prompt_tokens``).
+counts cache reads and writes into ``prompt_tokens``; its ``server_tool_use``
+without the counts it has no value for). ``stop_reason`` is the
+one litellm keeps in the message's ``provider_specific_fields`` (it does for
+``pause_turn`` and ``refusal``), else litellm's own translation of its
+``finish_reason`` back to Anthropic's, as litellm's Messages adapter reads it.
 
 ``serialize_message`` sends the message as a litellm user holds it through
 litellm's request building for Anthropic and returns it from the captured
@@ -36,6 +40,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before the impo
 import httpx  # noqa: E402
 import litellm  # noqa: E402
 from litellm.llms.anthropic.messages.adapters.transformation import LiteLLMAnthropicMessagesAdapter  # noqa: E402
+from litellm.llms.anthropic.messages.native.utils import anthropic_stop_reason  # noqa: E402
 from litellm.llms.custom_httpx.http_handler import HTTPHandler  # noqa: E402
 
 from harness.libraries import ANTHROPIC_MESSAGE, ANTHROPIC_MODEL, ANTHROPIC_URL  # noqa: E402
@@ -61,11 +66,12 @@ def _built(body: bytes):
     return litellm.stream_chunk_builder(chunks, messages=messages)
 
 
-def _stop_reason(finish_reason: str | None) -> str | None:
-    """litellm keeps Anthropic's stop_reason only as its OpenAI finish_reason; this is litellm's own way back."""
-    if finish_reason is None:
-        return None
-    return LiteLLMAnthropicMessagesAdapter()._translate_openai_finish_reason_to_anthropic(finish_reason)
+def _stop_reason(choice) -> str | None:
+    """The stop_reason litellm kept in the message's provider fields, else its way back from the OpenAI finish_reason."""
+    kept = anthropic_stop_reason(choice.message)
+    if kept is not None or choice.finish_reason is None:
+        return kept
+    return LiteLLMAnthropicMessagesAdapter()._translate_openai_finish_reason_to_anthropic(choice.finish_reason)
 
 
 def _usage(usage) -> dict | None:
@@ -75,7 +81,9 @@ def _usage(usage) -> dict | None:
               "cache_creation_input_tokens": getattr(usage, "cache_creation_input_tokens", None)}
     plain = {"input_tokens": usage.prompt_tokens - sum(v or 0 for v in cached.values()),
              "output_tokens": usage.completion_tokens}
-    return plain | {k: v for k, v in cached.items() if v is not None}
+    server = getattr(usage, "server_tool_use", None)
+    tools = {"server_tool_use": server.model_dump(exclude_none=True)} if server is not None else {}
+    return plain | {k: v for k, v in cached.items() if v is not None} | tools
 
 
 def _thinking(block: dict) -> dict:
@@ -120,7 +128,7 @@ class LiteLLMAnthropicAdapter:
         if built is None or not built.choices:
             return {"blocks": [], "stop_reason": None, "usage": usage}
         choice = built.choices[0]
-        return {"blocks": _blocks(choice.message), "stop_reason": _stop_reason(choice.finish_reason), "usage": usage}
+        return {"blocks": _blocks(choice.message), "stop_reason": _stop_reason(choice), "usage": usage}
 
     def serialize_message(self, message: dict) -> dict:
         if message["role"] == "assistant":

@@ -2,8 +2,10 @@
 
 A stream decodes to the turn that was streamed: its blocks in the order of
 their identity and of their types; each block's text; each opaque value
-(signature, redacted data) byte-identical; each call's id, name and raw
-arguments; the stop reason; the usage. Each checker returns what differs
+(signature, redacted data) byte-identical; each call's id, name and
+arguments (as a JSON value: a client may re-serialize them, and ``""``, what a
+call without arguments streams, is the empty object; text that is not JSON
+as it is); the stop reason; the usage. Each checker returns what differs
 (empty: the sub-rule holds), so a contract asserts each one separately and a
 broken part never hides another. A checker reads only its own part: texts are
 compared kind by kind, in order, whatever the block order is; calls by their
@@ -11,6 +13,8 @@ id, whatever their position.
 """
 
 from __future__ import annotations
+
+from harness.rules.pairing import same_arguments
 
 TEXTS = {"text": "text", "reasoning": "text"}  # the block types that carry text, and its key
 OPAQUE = {"reasoning": "signature", "redacted_reasoning": "data"}  # opaque values, byte for byte
@@ -64,11 +68,21 @@ def call_ids(got: dict, want: dict) -> dict[str, list]:
     return {what: ids for what, ids in found.items() if ids}
 
 
+def _no_arguments_as_object(arguments: object) -> object:
+    return "{}" if arguments == "" else arguments
+
+
+def _same_field(key: str, got: object, want: str) -> bool:
+    if key != "arguments":
+        return got == want
+    return same_arguments(_no_arguments_as_object(got), _no_arguments_as_object(want))
+
+
 def call_fields(got: dict, want: dict, key: str) -> list[tuple]:
-    """A call field (``name`` or ``arguments``, raw) of each call found by id: ``(id, got, expected)`` where it differs."""
+    """A call field (``name``, or ``arguments`` as a JSON value) of each call found by id: ``(id, got, expected)`` where it differs."""
     by_id = {c.get("id"): c for c in _calls(got)}
     return [(c["id"], by_id[c["id"]].get(key), c[key]) for c in _calls(want)
-            if c["id"] in by_id and by_id[c["id"]].get(key) != c[key]]
+            if c["id"] in by_id and not _same_field(key, by_id[c["id"]].get(key), c[key])]
 
 
 def stop_reason(got: dict, want: dict) -> list[tuple]:

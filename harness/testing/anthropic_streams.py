@@ -6,11 +6,14 @@ string carries on the wire, every ``stop_reason``), :func:`plans` how one turn
 is streamed. By default a plan makes only the cuts Anthropic itself makes:
 text, thinking and ``partial_json`` cut into pieces anywhere, empty pieces
 included; each signature whole in one ``signature_delta``; pings anywhere;
-named events; usage split between ``message_start`` and ``message_delta``,
-unchanged keys repeated or not; the SSE framings of :data:`framings`. The
-shapes of relays are asked for by name: ``split_signatures`` (a signature cut
-over several deltas), ``named=False`` (the data-only form), ``interleaved``
-(the deltas of several open blocks mixed). :func:`cut_arguments` draws what
+named events; usage split as Anthropic splits it (``message_start`` with
+``input_tokens`` and ``output_tokens`` and any other key, ``message_delta``
+with ``output_tokens``, every changed key and any unchanged one again); the
+SSE framings of :data:`framings`. The shapes of relays are asked for by name:
+``split_signatures`` (a signature cut over several deltas), ``named=False``
+(the data-only form), ``interleaved`` (the deltas of several open blocks
+mixed), ``relay_usage`` (no usage at all, or any key missing from either
+event). :func:`cut_arguments` draws what
 fine-grained tool streaming may leave of a call's JSON.
 :func:`harness.wire.anthropic_events.turn_body` writes a turn and its plan as
 a body.
@@ -53,11 +56,17 @@ text_blocks = st.builds(lambda t: {"type": "text", "text": t}, any_text)
 reasoning_blocks = st.builds(lambda t, s: {"type": "reasoning", "text": t, "signature": s}, any_text, opaque)
 redacted_blocks = st.builds(lambda d: {"type": "redacted_reasoning", "data": d}, opaque)
 
-usages = st.one_of(st.none(), st.fixed_dictionaries(
+# The usage of a turn as Anthropic streams it: input and output counts always, cache and server-tool counts when they apply.
+usages = st.fixed_dictionaries(
     {"input_tokens": st.integers(0, 200_000), "output_tokens": st.integers(0, 64_000)},
     optional={"cache_creation_input_tokens": st.integers(0, 10_000),
               "cache_read_input_tokens": st.integers(0, 10_000),
-              "server_tool_use": st.fixed_dictionaries({"web_search_requests": st.integers(0, 5)})}))
+              "server_tool_use": st.fixed_dictionaries({"web_search_requests": st.integers(0, 5)})})
+# Relays and translators also stream a turn without any usage.
+relay_usages = st.one_of(st.none(), usages)
+# The keys Anthropic's message_start always carries, and message_delta's one.
+START_KEYS = ("input_tokens", "output_tokens")
+DELTA_KEY = "output_tokens"
 
 framings = st.builds(Framing, space=st.booleans(), line_end=st.sampled_from(["\n", "\r\n", "\r"]),
                      keep_alive=st.booleans())
@@ -73,7 +82,7 @@ def calls(draw, count: int, args: st.SearchStrategy[str] = arguments) -> list[di
 
 @st.composite
 def turns(draw, max_calls: int = 12, max_others: int = 6, min_calls: int = 0,
-          args: st.SearchStrategy[str] = arguments) -> dict:
+          args: st.SearchStrategy[str] = arguments, usage: st.SearchStrategy[dict | None] = usages) -> dict:
     """A neutral turn: every block type, in any order, ``min_calls`` to ``max_calls`` calls."""
     others = draw(st.lists(st.one_of(text_blocks, reasoning_blocks, redacted_blocks), max_size=max_others))
     called = draw(calls(draw(st.integers(min_calls, max_calls)), args))
@@ -81,7 +90,7 @@ def turns(draw, max_calls: int = 12, max_others: int = 6, min_calls: int = 0,
     order = draw(st.permutations([0] * len(others) + [1] * len(called)))
     sources = [iter(others), iter(called)]
     return {"blocks": [next(sources[k]) for k in order], "stop_reason": draw(st.sampled_from(STOP_REASONS)),
-            "usage": draw(usages)}
+            "usage": draw(usage)}
 
 
 @st.composite
@@ -117,30 +126,49 @@ def interleavings(draw, pieces: tuple) -> tuple:
 
 
 @st.composite
-def start_usages(draw, usage: dict | None) -> dict | None:
-    """What ``message_start`` carries of ``usage``: some of its keys, some with a value ``message_delta`` then updates."""
+def start_usages(draw, usage: dict | None, relay: bool = False) -> dict | None:
+    """What ``message_start`` carries of ``usage``: :data:`START_KEYS` (a relay: any) and any others.
+
+    A count may be lower than the turn's, ``message_delta`` then updating it
+    (its counts are cumulative, so never lower); an object is sent as it is.
+    """
     if usage is None:
         return None
-    keys = draw(st.lists(st.sampled_from(sorted(usage)), unique=True)) if usage else []
-    return {key: draw(st.sampled_from([usage[key], 0, 1])) for key in keys}
+    always = [] if relay else [key for key in START_KEYS if key in usage]
+    others = sorted(set(usage) - set(always))
+    keys = always + (draw(st.lists(st.sampled_from(others), unique=True)) if others else [])
+    return {key: draw(st.sampled_from(sorted({0, min(1, usage[key]), usage[key]})))
+            if isinstance(usage[key], int) else usage[key] for key in keys}
 
 
 @st.composite
-def plans(draw, turn: dict, interleaved: bool = False, split_signatures: bool = False, named: bool = True) -> Plan:
+def repeated_usages(draw, usage: dict | None, relay: bool = False) -> tuple[str, ...]:
+    """The keys ``message_delta`` sends although unchanged: :data:`DELTA_KEY` always (a relay: not) and any others."""
+    if not usage:
+        return ()
+    always = () if relay or DELTA_KEY not in usage else (DELTA_KEY,)
+    return always + tuple(draw(st.lists(st.sampled_from(sorted(set(usage) - set(always))), unique=True)))
+
+
+@st.composite
+def plans(draw, turn: dict, interleaved: bool = False, split_signatures: bool = False, named: bool = True,
+          relay_usage: bool = False) -> Plan:
     """How ``turn`` is streamed: pieces, pings, usage split and framing, with the relay shapes asked for."""
     pieces = tuple(draw(block_pieces(b, split_signatures)) for b in turn["blocks"])
     steps = draw(interleavings(pieces)) if interleaved else in_order(pieces)
     events = len(steps) + 3
     usage = turn["usage"]
-    return Plan(pieces=pieces, steps=steps, start_usage=draw(start_usages(usage)),
-                repeated_usage=tuple(draw(st.lists(st.sampled_from(sorted(usage)), unique=True))) if usage else (),
+    return Plan(pieces=pieces, steps=steps, start_usage=draw(start_usages(usage, relay_usage)),
+                repeated_usage=draw(repeated_usages(usage, relay_usage)),
                 pings=tuple(draw(st.lists(st.integers(0, events), max_size=3))), named=named,
                 framing=draw(framings))
 
 
 @st.composite
 def streamed_turns(draw, max_calls: int = 12, interleaved: bool = False, split_signatures: bool = False,
-                   named: bool = True, turn: st.SearchStrategy[dict] | None = None) -> tuple[dict, Plan]:
+                   named: bool = True, turn: st.SearchStrategy[dict] | None = None,
+                   relay_usage: bool = False) -> tuple[dict, Plan]:
     """A turn (from ``turn``, default :func:`turns`) and a plan that streams it, with the relay shapes asked for."""
-    drawn = draw(turns(max_calls) if turn is None else turn)
-    return drawn, draw(plans(drawn, interleaved, split_signatures, named))
+    default = turns(max_calls, usage=relay_usages if relay_usage else usages)
+    drawn = draw(default if turn is None else turn)
+    return drawn, draw(plans(drawn, interleaved, split_signatures, named, relay_usage))

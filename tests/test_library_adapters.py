@@ -40,6 +40,8 @@ REPRODUCTIONS = {
     "litellm-anthropic-interleaved-blocks-regrouped.py": "litellm",
     "litellm-redacted-thinking-data-decoded.py": "litellm",
     "langchain-anthropic-stream-input-tokens-zero.py": "langchain_anthropic",
+    "litellm-anthropic-stop-reason-lost.py": "litellm",
+    "litellm-anthropic-cut-stream-returned-as-final.py": "litellm",
 }
 
 
@@ -210,6 +212,18 @@ def test_finding_reproduces_today(script, tmp_path):
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     run = subprocess.run([sys.executable, str(FINDINGS / script)], capture_output=True, text=True, timeout=300,
                          cwd=tmp_path, env=env)
+    lines = run.stdout.strip().splitlines()
+    assert lines and lines[-1] == "BUG" and run.returncode == 1, (
+        f"{script} exited {run.returncode} with:\n{run.stdout}\n{run.stderr}\n"
+        "if it prints ok, the library fixed the bug: update docs/findings and this test"
+    )
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in FINDINGS.glob("*.mjs")))
+def test_node_finding_reproduces_today(script):
+    """The same for the Vercel AI SDK's findings: each Node reproduction, run from the repository, prints BUG."""
+    run = subprocess.run(["node", str(FINDINGS / script)], capture_output=True, text=True, timeout=300,
+                         cwd=FINDINGS.parent.parent)
     lines = run.stdout.strip().splitlines()
     assert lines and lines[-1] == "BUG" and run.returncode == 1, (
         f"{script} exited {run.returncode} with:\n{run.stdout}\n{run.stderr}\n"

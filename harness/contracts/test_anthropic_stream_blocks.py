@@ -43,7 +43,7 @@ from hypothesis import example, given
 from harness.contracts.anthropic_incident import PLAN, TURN
 from harness.contracts.block_checks import assert_same_turn
 from harness.clip import shown
-from harness.testing.anthropic_streams import streamed_turns
+from harness.testing import anthropic_streamed_turns as streamed_turns
 from harness.under_test.invoke import valid
 from harness.wire.anthropic_events import STREAMED, Plan, in_order, turn_body
 

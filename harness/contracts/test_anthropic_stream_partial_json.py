@@ -28,7 +28,8 @@ from hypothesis import example, given
 
 from harness.contracts.block_checks import assert_calls
 from harness.clip import shown
-from harness.testing.anthropic_streams import cut_arguments, streamed_turns, turns
+from harness.testing import anthropic_streamed_turns as streamed_turns
+from harness.testing.anthropic_streams import cut_arguments, turns
 from harness.under_test.invoke import valid
 from harness.wire.anthropic_events import Plan, turn_body
 

@@ -35,10 +35,11 @@ from hypothesis import example, given, strategies as st
 
 from harness.contracts.anthropic_incident import PLAN, TURN
 from harness.clip import shown
-from harness.testing.anthropic_streams import streamed_turns, turns
+from harness.testing import anthropic_streamed_turns as streamed_turns
+from harness.testing.anthropic_streams import turns
 from harness.under_test.invoke import refusal, valid
 from harness.wire.anthropic_events import Plan, frame, turn_body, turn_events
-from harness.wire.sse import Framing
+from harness.testing import Framing
 
 pytestmark = pytest.mark.formats("anthropic")
 

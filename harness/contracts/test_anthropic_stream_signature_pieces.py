@@ -26,7 +26,8 @@ from hypothesis import example, given
 from harness.contracts.anthropic_incident import SPLIT_PLAN, TURN
 from harness.contracts.block_checks import assert_signatures
 from harness.clip import shown
-from harness.testing.anthropic_streams import streamed_turns, turns
+from harness.testing import anthropic_streamed_turns as streamed_turns
+from harness.testing.anthropic_streams import turns
 from harness.under_test.invoke import valid
 from harness.wire.anthropic_events import Plan, turn_body
 

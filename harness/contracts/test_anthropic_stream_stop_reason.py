@@ -23,7 +23,8 @@ from hypothesis import example, given, strategies as st
 
 from harness.contracts.anthropic_incident import PLAN, TURN
 from harness.clip import shown
-from harness.testing.anthropic_streams import STOP_REASONS, plans, turns
+from harness.testing import anthropic_stream_plans as plans
+from harness.testing.anthropic_streams import STOP_REASONS, turns
 from harness.under_test.invoke import valid
 from harness.wire.anthropic_events import turn_body
 

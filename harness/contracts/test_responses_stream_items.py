@@ -14,7 +14,7 @@ events interleaved and deltas arriving before their item's
 ``response.output_item.added``, in the named or the data-only form, in any
 SSE framing, ``parse_stream`` returns the turn: block types in
 ``output_index`` order; texts; reasoning texts; ``encrypted_content``
-byte-identical; each call's ``call_id``, name and raw arguments; the status
+byte-identical; each call's ``call_id``, name and arguments (as JSON values); the status
 of ``response.completed``; its usage verbatim; each item id and each summary
 part. Each part is its own assertion.
 

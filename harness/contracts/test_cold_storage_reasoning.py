@@ -93,7 +93,17 @@ def test_reasoning_is_its_own_block_and_round_trips(memory, event):
     )
 
 
+# A tool that returned nothing, before one that returned text: each output is still its own result's.
+EMPTY_FIRST = {**_event("Weather in two cities?", "Oslo is sunny.", ""),
+               "tool_calls": [{"id": "call_0_a", "name": "get_weather", "arguments": '{"city": "Lima"}'},
+                              {"id": "call_1_b", "name": "get_weather", "arguments": '{"city": "Oslo"}'}],
+               "tool_results": [{"tool_call_id": "call_0_a", "content": ""},
+                                {"tool_call_id": "call_1_b", "content": "sunny"}],
+               "tools_used": ["get_weather"]}
+
+
 @given(stored=event_lists())
+@example(stored=[EMPTY_FIRST])
 def test_every_field_of_several_events_round_trips(memory, stored):
     memory = valid(memory)
     cold = memory.store_blocks(stored)

@@ -109,9 +109,22 @@ def test_a_failure_the_file_leaves_out_fails_the_run_and_update_records_it(tmp_p
 
 @pytest.mark.parametrize("update", [False, True])
 def test_a_run_that_tested_nothing_stays_nothing_tested_and_writes_nothing(tmp_path, update):
-    path = _file(tmp_path, {KNOWN[0]: Expectation(FAIL, "listed in docs/conformance.md")})
+    # The stale entry is one an update would remove, had the run tested anything.
+    path = _file(tmp_path, {KNOWN[0]: Expectation(FAIL, "listed in docs/conformance.md"),
+                            STALE: Expectation(FAIL, "a contract renamed away")})
     before = path.read_text(encoding="utf-8")
     run = _check("--expectations", str(path), "-k", "no_contract_has_this_name",
                  *(["--update-expectations"] if update else []))
     assert run.returncode == exit_codes.NOTHING_TESTED, run.stdout + run.stderr
     assert path.read_text(encoding="utf-8") == before
+    if update:
+        assert f"{path} left as it was: nothing was tested" in run.stdout, run.stdout
+
+
+def test_a_stale_entry_alone_fails_only_a_strict_run(tmp_path):
+    path = _file(tmp_path, {STALE: Expectation(FAIL, "a contract renamed away")})
+    for strict, code in ((False, exit_codes.OK), (True, exit_codes.CONTRACTS_FAILED)):
+        run = _check("--expectations", str(path), "-k", "test_usage_chunk_is_kept",
+                     *(["--strict-expectations"] if strict else []))
+        assert run.returncode == code, run.stdout + run.stderr
+        assert f"STALE       {STALE}: no such contract" in run.stdout, run.stdout

@@ -92,7 +92,8 @@ def test_a_failure_the_file_leaves_out_fails_the_run_and_update_records_it(tmp_p
                             STALE: Expectation(FAIL, "a contract renamed away")})
     run = _check("--expectations", str(path))
     assert run.returncode == exit_codes.CONTRACTS_FAILED, run.stdout + run.stderr
-    unexpected = [line.split()[1].rstrip(":") for line in run.stdout.splitlines() if line.strip().startswith("UNEXPECTED")]
+    unexpected = [line.split()[1].rstrip(":") for line in run.stdout.splitlines()
+                  if line.strip().startswith("UNEXPECTED")]
     assert unexpected == [left_out], run.stdout
 
     update = _check("--expectations", str(path), "--update-expectations")

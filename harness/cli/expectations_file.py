@@ -57,7 +57,8 @@ class Expectations:
 
 def _suffix(path: Path) -> str:
     if path.suffix not in SUFFIXES:
-        raise ExpectationsError(f"{path}: an expectations file ends in .toml or .json, got {path.suffix or 'no suffix'!r}")
+        got = repr(path.suffix) if path.suffix else "no suffix"
+        raise ExpectationsError(f"{path}: an expectations file ends in .toml or .json, got {got}")
     return path.suffix
 
 

@@ -47,6 +47,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--markdown", metavar="PATH", help="also write the summary as Markdown (a CI job summary)")
     check.add_argument("--sarif", metavar="PATH", help="also write the failing contracts as SARIF 2.1.0 (code scanning)")
+    check.add_argument(
+        "--expectations", metavar="FILE",
+        help="this adapter's known failures and pending contracts, TOML or JSON (docs/expectations.md)",
+    )
+    check.add_argument(
+        "--strict-expectations", action="store_true",
+        help="an expected failure that passes (XPASS), a pending contract that passed or a stale entry fails the run",
+    )
+    check.add_argument(
+        "--update-expectations", action="store_true", help="write the --expectations file from this run (reasons kept)"
+    )
     check.add_argument("-v", "--verbose", action="store_true", help="show every contract's message")
 
     for name, help_text in (
@@ -142,6 +153,9 @@ def _run(args: argparse.Namespace) -> int:
                 require=args.require,
                 markdown=args.markdown,
                 sarif=args.sarif,
+                expectations=args.expectations,
+                strict_expectations=args.strict_expectations,
+                update_expectations=args.update_expectations,
             )
         )
     if args.command in ("mutate", "gate"):

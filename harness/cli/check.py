@@ -3,7 +3,8 @@
 The header (what is under test) comes first, each contract's line as soon as
 it is decided (:mod:`harness.cli.check_session`), then a summary by rule level
 and capability with every failing contract on one line, and the files asked
-for. Exit codes: :mod:`harness.exit_codes`.
+for. With ``--expectations`` every report shows the run as the file judges it
+(:mod:`harness.cli.expectations`). Exit codes: :mod:`harness.exit_codes`.
 """
 
 from __future__ import annotations
@@ -17,9 +18,17 @@ import pytest
 
 from harness import exit_codes
 from harness.adapter import known_capabilities, public_methods
+from harness.cli import expectations as judging
 from harness.cli.check_options import CheckOptions
 from harness.cli.check_session import CheckSession, say
-from harness.outcomes.results import PASSED, Result
+from harness.cli.expectations_file import (
+    Expectations,
+    ExpectationsError,
+    empty_expectations,
+    read_expectations,
+    write_expectations,
+)
+from harness.outcomes.results import FAILED, PASSED, Result
 from harness.processes import Children
 from harness.report import annotations as ci_annotations
 from harness.report.junit import write_junit
@@ -84,11 +93,37 @@ def _cache_dir() -> Path:
     return base / "agent-contract-harness" / "hypothesis"
 
 
+def _expectations(options: CheckOptions) -> Expectations | None:
+    if not options.expectations:
+        if options.strict_expectations or options.update_expectations:
+            raise ExpectationsError("--strict-expectations and --update-expectations need --expectations FILE")
+        return None
+    path = Path(options.expectations)
+    if options.update_expectations and not path.exists():
+        return empty_expectations(path)  # the run writes it
+    return read_expectations(path)
+
+
+def _update(judgement: judging.Judgement, results: list[Result], known: set[str],
+            partial: set[str]) -> tuple[judging.Judgement, str]:
+    """Write the file from the run; the run is then judged by what was written. Also: what changed, in words."""
+    expectations = judgement.expectations
+    removed, added = judgement.updates(judging.today())
+    write_expectations(expectations.path, removed, added)
+    said = f"wrote {expectations.path}: {len(added)} entries added, {len(removed)} removed"
+    return judging.judge(expectations.changed(removed, added), results, known, partial), said
+
+
 def run_check(options: CheckOptions) -> int:
     from hypothesis.configuration import set_hypothesis_home_dir
 
+    try:
+        expectations = _expectations(options)
+    except ExpectationsError as exc:
+        say(f"expectations error: {exc}")
+        return exit_codes.USAGE
     set_hypothesis_home_dir(_cache_dir())
-    session = CheckSession(options.verbose)
+    session = CheckSession(options.verbose, expectations)
     # The owner of a bridge adapter's process: SIGINT and SIGTERM stop it (and all it started) at once,
     # and nothing it started outlives the check, however pytest ends.
     with Children():
@@ -97,28 +132,41 @@ def run_check(options: CheckOptions) -> int:
         return exit_codes.USAGE
     if code == pytest.ExitCode.INTERNAL_ERROR:
         return exit_codes.INTERNAL
-    results = list(session.results.values())
+    raw = list(session.results.values())
+    tested = any(r.status in (PASSED, FAILED) for r in raw)  # a contract ran to a verdict, expected or not
+    found = judgement = judging.judge(expectations, raw, session.known, session.partial) if expectations else None
+    updated = ""
+    if judgement is not None and options.update_expectations and not session.interrupted:
+        if tested:
+            judgement, updated = _update(judgement, raw, session.known, session.partial)
+        else:
+            updated = f"{judgement.expectations.path} left as it was: nothing was tested"
+    results = judging.reported(raw, judgement, options.strict_expectations) if judgement else raw
     if options.junitxml:
-        write_junit(results, options.junitxml, JUNIT_SUITE)
+        write_junit(results, options.junitxml, JUNIT_SUITE,
+                    properties=judging.junit_properties(judgement) if judgement else ())
     if session.interrupted:
         say(counts_line(results))
         say(f"interrupted: {max(session.collected - len(results), 0)} of {session.collected} contracts did not run")
         return exit_codes.INTERRUPTED
     for line in summary_lines(results, "contracts", by_capability=True):
         say(line)
+    if found is not None:  # what the run found against the file as it was read
+        for line in [*judging.summary_lines(found, options.strict_expectations), *([updated] if updated else [])]:
+            say(line)
     if ci_annotations.enabled():
         for line in ci_annotations.annotations(_annotated(results, session.adapter, options), "failing contracts"):
             say(line)
         ci_annotations.add_step_summary(_markdown(results, session.header))
-    say(counts_line(results))
+    expected = sum(a.is_problem and not b.is_problem for a, b in zip(raw, results))
+    say(counts_line(results) + (f" ({expected} of them expected failures or pending)" if expected else ""))
     if options.markdown:
         Path(options.markdown).write_text(_markdown(results, session.header), encoding="utf-8")
     if options.sarif:
-        write_sarif(_annotated(results, session.adapter, options), options.sarif, _command(options),
-                    tested=any(r.status == PASSED for r in results))
-    if any(r.is_problem for r in results):
+        write_sarif(_annotated(results, session.adapter, options), options.sarif, _command(options), tested=tested)
+    if any(r.is_problem for r in results) or (judgement and options.strict_expectations and judgement.stale):
         return exit_codes.CONTRACTS_FAILED
-    if not any(r.status == PASSED for r in results):
+    if not tested:
         _nothing_tested(session)
         return exit_codes.NOTHING_TESTED
     return exit_codes.OK

@@ -6,16 +6,25 @@ from dataclasses import replace
 
 import pytest
 
+from harness.cli.expectations import as_expected, entry_for, word
+from harness.cli.expectations_file import Expectations
 from harness.outcomes.results import ERROR, FAILED, NOT_APPLICABLE, PASSED, SKIPPED, Result, Status
-from harness.plugin import adapter_under_test, header_lines
+from harness.plugin import adapter_under_test, header_lines, is_contract, level_key
 from harness.report.results_console import INDENT, result_lines
+from harness.report.sarif import rule_id
 
 
 class CheckSession:
-    """A pytest plugin: prints the header, then each contract's result as it is decided; keeps them."""
+    """A pytest plugin: prints the header, then each contract's result as it is decided; keeps them.
 
-    def __init__(self, verbose: bool) -> None:
+    With ``expectations``, a failure the file expects is shown as such (``XFAIL``, ``PENDING``).
+    """
+
+    def __init__(self, verbose: bool, expectations: Expectations | None = None) -> None:
         self.verbose = verbose
+        self.expectations = expectations
+        self.known: set[str] = set()  # the id of every contract collected, selected or deselected
+        self.partial: set[str] = set()  # the ids of which some case was deselected
         self.results: dict[str, Result] = {}
         self.seconds: dict[str, float] = {}  # setup, call and teardown together, as pytest's junitxml counts
         self.collected = 0
@@ -31,8 +40,18 @@ class CheckSession:
     def pytest_keyboard_interrupt(self, excinfo) -> None:
         self.interrupted = True
 
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.partial |= self._know(items)
+
+    def _know(self, items: list[pytest.Item]) -> set[str]:
+        ids = {rule_id(contract_result(item.nodeid, SKIPPED, [], item.stash.get(level_key, "")))
+               for item in items if is_contract(item)}
+        self.known |= ids
+        return ids
+
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.collected = len(session.items)
+        self._know(session.items)
         if not session.items:
             return
         self.adapter = adapter_under_test(session.config)
@@ -60,6 +79,13 @@ class CheckSession:
         if result is None:
             return
         result = self.results[nodeid] = replace(result, seconds=self.seconds.get(nodeid))
+        entry = entry_for(result, self.expectations) if self.expectations else None
+        if entry is not None:
+            shown = as_expected(result, entry)
+            lines = result_lines(shown, self.verbose, word=word(entry))
+            for line in lines if self.verbose else [*lines, INDENT + shown.message]:
+                say(line)
+            return
         for line in result_lines(result, self.verbose):
             say(line)
         if result.is_problem and result.level:

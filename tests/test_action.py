@@ -277,6 +277,7 @@ def test_check_passes_every_input_on_to_harness_check(tmp_path):
                 "--junitxml", f"{reports}/junit.xml", "--markdown", f"{reports}/summary.md",
                 "--sarif", f"{reports}/check.sarif"]
     assert _runs(harness_log) == [expected], f"expected harness {expected}, got {_runs(harness_log)}"
+    _parses(expected)
     assert pip_log.read_text().splitlines() == [f"-m pip install --disable-pip-version-check {ROOT}"], (
         f"expected the harness installed from the action's checkout, got {pip_log.read_text()!r}")
 

@@ -35,7 +35,7 @@ def run_case(case: Case, template: str, tools: frozenset[str], timeout: float,
 
     scenario = SCENARIOS[case.scenario]
     prompts = prompts_for(scenario)
-    route = MessagesRoute(scenario, allowed_tools=tools or None, prompts=prompts)
+    route = MessagesRoute(scenario, allowed_tools=tools, prompts=prompts)  # no --tool: no call
     session = f"probe-{scenario.name}-{uuid.uuid4().hex[:8]}"
     with LoopbackProvider(messages=route, delivery=delivery or case.delivery) as provider:
         runs = run_turns(provider, template, prompts, session, PROVIDER, timeout,

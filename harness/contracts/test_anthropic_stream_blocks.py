@@ -62,6 +62,11 @@ def _every_character(turn: dict) -> Plan:
     return Plan(pieces=pieces, steps=in_order(pieces), start_usage=PLAN.start_usage, pings=PLAN.pings)
 
 
+# A space inside a string argument, streamed as its own delta: whitespace-only pieces are part of the value.
+SPACED = {**TURN, "blocks": [{"type": "tool_call", "id": "toolu_01SpacedQ7cL2mVx9", "name": "search",
+                              "arguments": '{"query": "New York"}'}]}
+
+
 def _decodes(stream, turn: dict, plan: Plan) -> None:
     body = turn_body(turn, plan)
     got = valid(stream).parse_stream(body)
@@ -71,6 +76,7 @@ def _decodes(stream, turn: dict, plan: Plan) -> None:
 @given(streamed_turns())
 @example((TURN, PLAN))
 @example((TURN, _every_character(TURN)))
+@example((SPACED, _every_character(SPACED)))
 @example((TURN, replace(PLAN, repeated_usage=("input_tokens", "cache_read_input_tokens"))))
 def test_any_cut_of_any_turn_decodes_to_that_turn(stream, sample):
     turn, plan = sample

@@ -8,7 +8,10 @@ holds a ``thought_signature`` as the bytes its base64 decodes to, so
 ``signature`` is those bytes written back as base64; ``arguments`` is the
 call's ``args`` dict written as JSON (``""`` when it had none);
 ``stop_reason`` the last ``finish_reason`` and ``usage`` the last
-``usage_metadata``, both written back in the wire's spelling.
+``usage_metadata``, both written back in the wire's spelling. A stream that
+ended without any ``finish_reason`` raises: the SDK's own accumulator
+(``chats``' ``send_message_stream``) holds such a turn invalid and leaves it
+out of the curated history, and the adapter applies the same test.
 
 Only the ``stream`` capability: an SDK user writes ``Content`` from its own
 parts, and the SDK has no request transform.
@@ -40,8 +43,9 @@ def _block(part: types.Part) -> dict:
         return _signed({"type": "tool_call", "id": call.id or "", "name": call.name, "arguments": arguments}, part)
     if part.text is not None and part.thought:
         return _signed({"type": "reasoning", "text": part.text, "signature": ""}, part)
-    if part.text is not None:
-        return _signed({"type": "text", "text": part.text}, part)
+    if part.text is not None or part.thought_signature is not None:
+        # A part that carries only its signature (some streams end a text answer so) is an empty text part.
+        return _signed({"type": "text", "text": part.text or ""}, part)
     raise ValueError(f"the SDK decoded a part the neutral turn has no block for: {part!r}")
 
 
@@ -65,6 +69,8 @@ class GoogleGenAIAdapter:
                     stop_reason = candidate.finish_reason.value
                 if chunk.usage_metadata is not None:
                     usage = chunk.usage_metadata.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if stop_reason is None:
+            raise ValueError("the stream ended before any finish_reason: the SDK's chat holds such a turn invalid")
         return {"blocks": blocks, "stop_reason": stop_reason, "usage": usage}
 
 

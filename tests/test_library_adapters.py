@@ -42,6 +42,8 @@ REPRODUCTIONS = {
     "langchain-anthropic-stream-input-tokens-zero.py": "langchain_anthropic",
     "litellm-anthropic-stop-reason-lost.py": "litellm",
     "litellm-anthropic-cut-stream-returned-as-final.py": "litellm",
+    "openai-python-responses-delta-before-added.py": "openai",
+    "google-genai-sse-data-without-space.py": "google.genai",
 }
 
 

@@ -42,6 +42,8 @@ ADAPTERS = [
     ("langchain-anthropic", "anthropic", ["--adapter", "harness.libraries.langchain_anthropic:adapter"]),
     ("litellm (Anthropic)", "anthropic", ["--adapter", "harness.libraries.litellm_anthropic:adapter"]),
     ("Vercel AI SDK (Anthropic)", "anthropic", ["--adapter-cmd", "node examples/vercel-ai-anthropic/bridge.js"]),
+    ("openai-python (Responses)", "openai-responses", ["--adapter", "harness.libraries.openai_responses:adapter"]),
+    ("google-genai", "gemini", ["--adapter", "harness.libraries.google_genai:adapter"]),
 ]
 # The skip message of a contract that holds for other formats than the adapter's (harness.plugin.session).
 OTHER_FORMAT = "; this contract holds for "

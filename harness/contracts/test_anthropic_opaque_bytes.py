@@ -40,7 +40,8 @@ from hypothesis import example, given, strategies as st
 from harness.clip import clip_json, shown
 from harness.contracts.block_checks import assert_signatures
 from harness.rules import blocks
-from harness.testing.anthropic_streams import calls, opaque, plans, text_blocks
+from harness.testing import anthropic_stream_plans as plans
+from harness.testing.anthropic_streams import calls, opaque, text_blocks
 from harness.under_test.invoke import valid
 from harness.wire.anthropic_events import WHOLE, turn_body
 

@@ -1,10 +1,12 @@
 """Thin adapters around real client libraries, so the contracts can be run against them.
 
 One module per library (``openai_sdk``, ``langchain_openai``, ``litellm_sdk`` for chat;
-``anthropic_sdk``, ``langchain_anthropic``, ``litellm_anthropic`` for Anthropic Messages),
-each exposing ``adapter``. They are optional: ``harness`` never imports them,
-and each needs its library installed (the ``openai``, ``langchain``,
-``litellm``, ``anthropic`` and ``langchain-anthropic`` extras). Every HTTP call they make goes to an in-memory transport.
+``anthropic_sdk``, ``langchain_anthropic``, ``litellm_anthropic`` for Anthropic Messages;
+``openai_responses`` for OpenAI Responses; ``google_genai`` for Gemini), each exposing
+``adapter``. They are optional: ``harness`` never imports them, and each needs its
+library installed (the ``openai``, ``langchain``, ``litellm``, ``anthropic``,
+``langchain-anthropic`` and ``google-genai`` extras). Every HTTP call they make goes to
+an in-memory transport.
 """
 
 # What every library adapter tells its client, and the reply a non-streaming request gets back.

@@ -14,16 +14,19 @@ differ from it, sub-rule by sub-rule.
 
 from __future__ import annotations
 
+import base64
 import json
 
 from hypothesis import strategies as st
 
 from harness.clip import shown
 from harness.rules.pairing import same_arguments
-from harness.testing.anthropic_history import arguments, opaque_values, texts
+from harness.testing.anthropic_history import arguments, texts
 from harness.wire.gemini_events import wire_part
 
 TOOL_NAMES = ("read_file", "get_weather", "list_dir")
+# A thoughtSignature is bytes the API sends as base64 (SDKs decode it; anything else is not one).
+signatures = st.binary(min_size=1, max_size=96).map(lambda raw: base64.b64encode(raw).decode("ascii"))
 _questions = st.text(min_size=1, max_size=20).filter(lambda t: t.strip())
 
 
@@ -43,9 +46,9 @@ def turns(draw, min_calls: int = 0, max_calls: int = 4, first_id: int = 1, with_
         st.builds(lambda t: {"type": "text", "text": t}, texts),
         st.builds(lambda t: {"type": "reasoning", "text": t, "signature": ""}, texts)), max_size=4))
     if calls:
-        calls[0] = {**calls[0], "signature": draw(opaque_values)}
+        calls[0] = {**calls[0], "signature": draw(signatures)}
     elif speech and speech[-1]["type"] == "text" and draw(st.booleans()):
-        speech[-1] = {**speech[-1], "signature": draw(opaque_values)}
+        speech[-1] = {**speech[-1], "signature": draw(signatures)}
     blocks = speech + calls
     if not any(carries_something(b) for b in blocks):
         blocks.append({"type": "text", "text": draw(st.text(min_size=1, max_size=8))})

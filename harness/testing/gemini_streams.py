@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from harness.testing.anthropic_history import arguments, opaque_values
+from harness.testing.anthropic_history import arguments
+from harness.testing.gemini_history import signatures
 from harness.testing.anthropic_streams import any_text, framings
 from harness.wire.gemini_events import Plan
 
@@ -36,7 +37,7 @@ usages = st.one_of(st.none(), st.fixed_dictionaries(
 def _signed(draw, block: dict) -> dict:
     """``block`` with a ``thoughtSignature``, or without one."""
     if draw(st.booleans()):
-        return {**block, "signature": draw(opaque_values)}
+        return {**block, "signature": draw(signatures)}
     return block
 
 
@@ -51,7 +52,7 @@ def calls(draw, count: int, with_ids: bool) -> list[dict]:
 
 _texts = st.builds(lambda t: {"type": "text", "text": t}, any_text).flatmap(_signed)
 _thoughts = st.builds(lambda t, s: {"type": "reasoning", "text": t, "signature": s}, any_text,
-                      st.just("") | opaque_values)
+                      st.just("") | signatures)
 
 
 @st.composite

@@ -155,7 +155,7 @@ def turn_events(turn: dict, plan: Plan = WHOLE) -> list[dict]:
         elif step == "delta":
             part, piece = own[n][sent[n]]
             sent[n] += 1
-            events += _part_added_events(item, where, [part], opened[n])
+            events += _part_added_events(item, where, range(part + 1), opened[n])  # parts open in order
             delta = {"type": DELTA_TYPES[item.kind], **where, "delta": piece}
             if _part_key(item.kind):
                 delta[_part_key(item.kind)] = part

@@ -27,7 +27,7 @@ from hypothesis import given, strategies as st
 
 from harness.clip import shown
 from harness.contracts.anthropic_blocks_kept import assert_blocks_kept
-from harness.contracts.anthropic_incident import PLAN, TURN
+from harness.contracts.anthropic_incident import SPLIT_PLAN, TURN
 from harness.contracts.anthropic_rounds import as_sent
 from harness.contracts.block_checks import assert_same_turn
 from harness.reference import anthropic_adapter as ref
@@ -39,7 +39,7 @@ from harness.testing.anthropic_streams import plans
 from harness.wire.anthropic_events import turn_body
 
 ROOT = Path(__file__).resolve().parents[1]
-BODY = turn_body(TURN, PLAN)
+BODY = turn_body(TURN, SPLIT_PLAN)  # the stream: signatures split, as relays send them
 ANSWER = {"blocks": [{"type": "reasoning", "text": "Both cities and the clock are in.", "signature": "c2lnLTM="},
                      {"type": "text", "text": "Z\u00fcrich 12\u00b0C, Oslo 4\u00b0C; it is 09:30."}],
           "stop_reason": "end_turn", "usage": None}

@@ -41,16 +41,16 @@ from harness.clip import clip_json, shown
 from harness.contracts.block_checks import assert_signatures
 from harness.rules import blocks
 from harness.testing import anthropic_stream_plans as plans
-from harness.testing.anthropic_streams import calls, opaque, text_blocks
+from harness.testing.anthropic_streams import calls, opaque, text_blocks, usages
 from harness.under_test.invoke import valid
-from harness.wire.anthropic_events import WHOLE, turn_body
+from harness.wire.anthropic_events import Plan, turn_body
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
 
 # Characters a tidy-minded client strips or normalizes: every one is legal in a JSON string.
 _EDGES = (" ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x00", "\u00a0", "\u2028", "\u2029", "\ufeff", "\u3000")
 _edge = st.lists(st.sampled_from(_EDGES), max_size=3).map("".join)
-edged = st.builds(lambda lead, core, trail: lead + core + trail, _edge, opaque, _edge)
+edged = st.builds(lambda lead, core, trail: lead + core + trail, _edge, opaque.filter(bool), _edge)  # never blank: Anthropic signs every block
 
 _reasoning = st.builds(lambda t, s: {"type": "reasoning", "text": t, "signature": s}, st.text(max_size=8), edged)
 _redacted = st.builds(lambda d: {"type": "redacted_reasoning", "data": d}, edged)
@@ -59,9 +59,13 @@ _redacted = st.builds(lambda d: {"type": "redacted_reasoning", "data": d}, edged
 @st.composite
 def edged_turns(draw) -> dict:
     """A turn whose opaque values carry edge characters, beside text and calls, every block in any order."""
-    opaque_blocks = draw(st.lists(st.one_of(_reasoning, _redacted), min_size=1, max_size=4))
-    others = draw(st.lists(text_blocks, max_size=2)) + draw(calls(draw(st.integers(0, 2))))
-    return {"blocks": draw(st.permutations(opaque_blocks + others)), "stop_reason": "end_turn", "usage": None}
+    # Each block's opaque value its own: Anthropic never signs two blocks alike.
+    opaque_blocks = draw(st.lists(st.one_of(_reasoning, _redacted), min_size=1, max_size=4,
+                                  unique_by=lambda b: b.get("signature", b.get("data"))))
+    called = draw(calls(draw(st.integers(0, 2))))
+    others = draw(st.lists(text_blocks, max_size=2)) + called
+    return {"blocks": draw(st.permutations(opaque_blocks + others)), "stop_reason": "tool_use" if called else "end_turn",
+            "usage": draw(usages)}
 
 
 @st.composite
@@ -75,8 +79,9 @@ PINNED = {"blocks": [
     {"type": "redacted_reasoning", "data": " EmwKAhgBEgy3va3p\r\n"},
     {"type": "tool_call", "id": "toolu_01", "name": "get_weather", "arguments": '{"city": "Paris"}'},
     {"type": "redacted_reasoning", "data": "\ufeffDw==\u00a0"},
-    {"type": "reasoning", "text": "", "signature": ""},
-], "stop_reason": "tool_use", "usage": None}
+], "stop_reason": "tool_use", "usage": {"input_tokens": 96, "output_tokens": 40}}
+# Usage as Anthropic streams it: message_start with the input and a first output count, message_delta the final one.
+PINNED_PLAN = Plan(start_usage={"input_tokens": 96, "output_tokens": 1})
 
 
 def _wire_values(message: object, wire_type: str, key: str) -> list:
@@ -85,7 +90,7 @@ def _wire_values(message: object, wire_type: str, key: str) -> list:
 
 
 @given(streamed())
-@example((PINNED, WHOLE))
+@example((PINNED, PINNED_PLAN))
 def test_the_decoder_keeps_opaque_values_byte_for_byte(stream, sample):
     turn, plan = sample
     body = turn_body(turn, plan)

@@ -63,7 +63,8 @@ def edged_turns(draw) -> dict:
     opaque_blocks = draw(st.lists(st.one_of(_reasoning, _redacted), min_size=1, max_size=4,
                                   unique_by=lambda b: b.get("signature", b.get("data"))))
     called = draw(calls(draw(st.integers(0, 2))))
-    others = draw(st.lists(text_blocks, max_size=2)) + called
+    # Text beside them has words: an empty text block is another contract's matter, not this one's.
+    others = draw(st.lists(text_blocks.filter(lambda b: b["text"].strip()), max_size=2)) + called
     return {"blocks": draw(st.permutations(opaque_blocks + others)), "stop_reason": "tool_use" if called else "end_turn",
             "usage": draw(usages)}
 

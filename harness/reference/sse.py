@@ -5,6 +5,7 @@ Only the framing lives here; what the data means is ``stream.py``'s business.
 
 from __future__ import annotations
 
+import json
 import re
 import reprlib
 from collections.abc import Iterator
@@ -63,3 +64,15 @@ def _decode(raw: bytes, event_number: int) -> str:
     except UnicodeDecodeError as exc:
         shown = raw.decode(errors="backslashreplace")  # pragma: no mutate (out of scope: `raw.decode(errors="backslashreplace")` -> `None`: error wording)
         raise StreamError(event_number, shown, f"not valid UTF-8 (byte {exc.start} of its data)") from None  # pragma: no mutate (out of scope: `f"not valid UTF-8 (byte {exc.start} of its data)"` -> `None`, `event_number` -> `None`, `shown` -> `None`: error wording, its arguments shown only in the message)
+
+
+def json_objects(body: bytes) -> Iterator[tuple[int, str, dict]]:
+    """Yield ``(event_number, data, object)`` for each event of :func:`iter_events`; data that is not a JSON object raises."""
+    for number, data in iter_events(body):
+        try:
+            value = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise StreamError(number, data, f"not JSON ({exc.msg})") from None
+        if not isinstance(value, dict):
+            raise StreamError(number, data, "not a JSON object")
+        yield number, data, value

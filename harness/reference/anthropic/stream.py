@@ -11,11 +11,10 @@ never returned as if it were complete.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from harness.reference.anthropic.blocks import BlockError, OpenBlock
-from harness.reference.sse import StreamError, iter_events
+from harness.reference.sse import StreamError, json_objects
 
 __all__ = ["StreamError", "parse_stream"]
 
@@ -82,13 +81,7 @@ def _apply(turn: _Turn, event: dict) -> None:
 def parse_stream(body: bytes) -> dict:
     turn = _Turn()
     number, data = 0, ""
-    for number, data in iter_events(body):
-        try:
-            event = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise StreamError(number, data, f"not JSON ({exc.msg})") from None
-        if not isinstance(event, dict):
-            raise StreamError(number, data, "not a JSON object")
+    for number, data, event in json_objects(body):
         try:
             _apply(turn, event)
         except BlockError as exc:

@@ -11,10 +11,9 @@ returned as if it were complete.
 
 from __future__ import annotations
 
-import json
 
 from harness.reference.gemini.parts import PartError, to_block
-from harness.reference.sse import StreamError, iter_events
+from harness.reference.sse import StreamError, json_objects
 
 __all__ = ["StreamError", "parse_stream"]
 
@@ -60,13 +59,7 @@ class _Turn:
 def parse_stream(body: bytes) -> dict:
     turn = _Turn()
     number, data = 0, ""
-    for number, data in iter_events(body):
-        try:
-            chunk = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise StreamError(number, data, f"not JSON ({exc.msg})") from None
-        if not isinstance(chunk, dict):
-            raise StreamError(number, data, "not a JSON object")
+    for number, data, chunk in json_objects(body):
         try:
             turn.add(chunk)
         except PartError as exc:

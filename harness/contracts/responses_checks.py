@@ -1,9 +1,12 @@
-"""The Responses item values beyond the shared turn, asserted one by one: the Responses stream contracts share them."""
+"""The Responses values beyond the shared turn, asserted one by one: decoded blocks (the stream contracts) and written items."""
 
 from __future__ import annotations
 
+import json
+
 from harness.clip import shown
 from harness.rules import blocks
+from harness.wire.responses_events import done_item, items_of
 
 
 def assert_same_items(got: dict, want: dict, where: str) -> None:
@@ -13,3 +16,36 @@ def assert_same_items(got: dict, want: dict, where: str) -> None:
         assert not differs, f"{kind} blocks' item ids (k-th, got, expected) differ: {shown(differs)}; {where}"
     differs = blocks.block_values(got, want, "reasoning", "summary")
     assert not differs, f"reasoning summaries (k-th, got, expected) are not the parts streamed: {shown(differs)}; {where}"
+
+
+def _arguments(item: dict):
+    try:
+        return json.loads(item.get("arguments") or "{}")
+    except (TypeError, json.JSONDecodeError):
+        return item.get("arguments")
+
+
+def assert_items_kept(items: object, turn: dict, where: str) -> None:
+    """``items`` are ``turn``'s output items written back: order, ids, reasoning whole, calls, texts; each its own assert."""
+    want = [done_item(item) for item in items_of(turn)]
+    assert isinstance(items, list), f"the turn's items should be a list of input items{where}"
+    got_types = [i.get("type") if isinstance(i, dict) else i for i in items]
+    assert got_types == [w["type"] for w in want], f"item types in order {got_types}, expected {[w['type'] for w in want]}{where}"
+    pairs = list(zip(items, want))
+    ids = [(g.get("id"), w["id"]) for g, w in pairs if g.get("id") != w["id"]]
+    assert not ids, f"item ids (got, expected) differ: {ids}{where}"
+    enc = [(g.get("encrypted_content"), w.get("encrypted_content")) for g, w in pairs
+           if w["type"] == "reasoning" and g.get("encrypted_content") != w.get("encrypted_content")]
+    assert not enc, f"encrypted_content (got, expected) is not byte-identical: {enc}{where}"
+    summaries = [(g.get("summary"), w["summary"]) for g, w in pairs if w["type"] == "reasoning"
+                 and [p.get("text") for p in g.get("summary") or []] != [p["text"] for p in w["summary"]]]
+    assert not summaries, f"reasoning summaries (got, expected) differ: {summaries}{where}"
+    calls = [(g.get("call_id"), g.get("name"), w["call_id"], w["name"]) for g, w in pairs
+             if w["type"] == "function_call" and (g.get("call_id"), g.get("name")) != (w["call_id"], w["name"])]
+    assert not calls, f"function calls (call_id, name got; expected) differ: {calls}{where}"
+    args = [(g.get("arguments"), w["arguments"]) for g, w in pairs
+            if w["type"] == "function_call" and _arguments(g) != _arguments(w)]
+    assert not args, f"function call arguments (got, expected) are not the same JSON value: {args}{where}"
+    texts = [(g.get("content"), w["content"]) for g, w in pairs if w["type"] == "message"
+             and [p.get("text") for p in g.get("content") or []] != [p["text"] for p in w["content"]]]
+    assert not texts, f"message texts (got, expected) differ: {texts}{where}"

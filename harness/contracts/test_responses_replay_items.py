@@ -27,32 +27,19 @@ not found. Items are not persisted when `store` is set to false.", or
 """
 
 import copy
-import json
 
 import pytest
 from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json
+from harness.contracts.responses_checks import assert_items_kept
 from harness.contracts.test_responses_stream_items import TURN
 from harness.rules.responses_history import refusals
 from harness.testing import responses_turns as turns
+from harness.testing.responses_history import as_sent
 from harness.under_test.invoke import valid
-from harness.wire.responses_events import done_item, items_of
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("openai-responses")]
-
-
-def _as_sent(turn: dict) -> dict:
-    """The turn as a store-false provider sends it: every reasoning item encrypted and followed by an output item."""
-    blocks = []
-    for n, block in enumerate(turn["blocks"]):
-        if block["type"] == "reasoning":
-            after = turn["blocks"][n + 1] if n + 1 < len(turn["blocks"]) else None
-            if after is None or after["type"] == "reasoning":
-                continue
-            block = {**block, "signature": block["signature"] or "gAAAAABo"}
-        blocks.append(block)
-    return {**turn, "blocks": blocks}
 
 
 def _serialized(messages, message: dict):
@@ -62,43 +49,14 @@ def _serialized(messages, message: dict):
     return got
 
 
-def _arguments(item: dict):
-    try:
-        return json.loads(item.get("arguments") or "{}")
-    except (TypeError, json.JSONDecodeError):
-        return item.get("arguments")
-
-
-@given(turns().map(_as_sent))
+@given(turns().map(as_sent))
 @example(TURN)
 def test_output_items_go_back_in_order_whole(messages, turn):
     items = _serialized(messages, {"role": "assistant", "blocks": turn["blocks"]})
-    want = [done_item(item) for item in items_of(turn)]
-    where = f"\n  blocks: {clip_json(turn['blocks'], 1200)}\n  written: {clip_json(items, 1200)}"
-    assert isinstance(items, list), f"serialize_message should return the list of input items{where}"
-    got_types = [i.get("type") if isinstance(i, dict) else i for i in items]
-    assert got_types == [w["type"] for w in want], f"item types in order {got_types}, expected {[w['type'] for w in want]}{where}"
-    pairs = list(zip(items, want))
-    ids = [(g.get("id"), w["id"]) for g, w in pairs if g.get("id") != w["id"]]
-    assert not ids, f"item ids (got, expected) differ: {ids}{where}"
-    enc = [(g.get("encrypted_content"), w.get("encrypted_content")) for g, w in pairs
-           if w["type"] == "reasoning" and g.get("encrypted_content") != w.get("encrypted_content")]
-    assert not enc, f"encrypted_content (got, expected) is not byte-identical: {enc}{where}"
-    summaries = [(g.get("summary"), w["summary"]) for g, w in pairs if w["type"] == "reasoning"
-                 and [p.get("text") for p in g.get("summary") or []] != [p["text"] for p in w["summary"]]]
-    assert not summaries, f"reasoning summaries (got, expected) differ: {summaries}{where}"
-    calls = [(g.get("call_id"), g.get("name"), w["call_id"], w["name"]) for g, w in pairs
-             if w["type"] == "function_call" and (g.get("call_id"), g.get("name")) != (w["call_id"], w["name"])]
-    assert not calls, f"function calls (call_id, name got; expected) differ: {calls}{where}"
-    args = [(g.get("arguments"), w["arguments"]) for g, w in pairs
-            if w["type"] == "function_call" and _arguments(g) != _arguments(w)]
-    assert not args, f"function call arguments (got, expected) are not the same JSON value: {args}{where}"
-    texts = [(g.get("content"), w["content"]) for g, w in pairs if w["type"] == "message"
-             and [p.get("text") for p in g.get("content") or []] != [p["text"] for p in w["content"]]]
-    assert not texts, f"message texts (got, expected) differ: {texts}{where}"
+    assert_items_kept(items, turn, f"\n  blocks: {clip_json(turn['blocks'], 1200)}\n  written: {clip_json(items, 1200)}")
 
 
-@given(turns().map(_as_sent), st.sampled_from(["", "And now?"]), st.sampled_from(["ok", ""]))
+@given(turns().map(as_sent), st.sampled_from(["", "And now?"]), st.sampled_from(["ok", ""]))
 @example(TURN, "And now?", "")
 def test_the_replayed_tool_round_is_one_the_provider_accepts(messages, turn, note, output):
     items = _serialized(messages, {"role": "assistant", "blocks": turn["blocks"]})

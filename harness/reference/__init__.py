@@ -8,22 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.reference import coldstore
-from harness.reference.anthropic import coldstore as anthropic_coldstore
-from harness.reference.anthropic import frame as anthropic_frame
+from harness.reference import coldstore, exchanges, round_frame, round_history, rounds_store
+from harness.reference.anthropic import history as anthropic_history
 from harness.reference.anthropic import messages as anthropic_messages
 from harness.reference.anthropic import request as anthropic_request
-from harness.reference.anthropic import rounds as anthropic_rounds
 from harness.reference.anthropic import stream as anthropic_stream
-from harness.reference.anthropic import trimming as anthropic_trimming
 from harness.reference.context import ContextEvent, render_messages
 from harness.reference.distill import distill, vector_text
 from harness.reference.frame import Frame
+from harness.reference.gemini import history as gemini_history
 from harness.reference.gemini import messages as gemini_messages
 from harness.reference.gemini import request as gemini_request
 from harness.reference.gemini import stream as gemini_stream
 from harness.reference.messages import Message, to_wire
 from harness.reference.provider import profile_for, transform_request
+from harness.reference.responses import history as responses_history
 from harness.reference.responses import messages as responses_messages
 from harness.reference.responses import request as responses_request
 from harness.reference.responses import stream as responses_stream
@@ -74,12 +73,45 @@ class ReferenceAdapter(HttpTransport):
 adapter = ReferenceAdapter()
 
 
-class AnthropicReferenceAdapter:
+class _RoundsReference:
+    """Kernel and memory over persisted rounds (``harness.reference.round_history``), in one format's wire.
+
+    Anthropic Messages, OpenAI Responses and Gemini persist the same neutral
+    rounds; each subclass names its format's :class:`~harness.reference.round_history.HistoryWire`
+    and its codec.
+    """
+
+    capabilities = frozenset({"codec", "kernel", "memory"})
+    wire: round_history.HistoryWire
+
+    def run_turn(self, user_input: str, model: Any, tools: list[Any]) -> dict:
+        return {"events": round_frame.Frame(model, tools, self.wire).run_turn(user_input)}
+
+    def render_history(self, events: list[dict], base_url: str | None = None) -> list:
+        return round_history.render_history(events, self.wire)
+
+    def store_blocks(self, events: list[dict]) -> dict:
+        return rounds_store.store(events)
+
+    def load_blocks(self, store: dict) -> list[dict]:
+        return rounds_store.load(store)
+
+    def distill(self, event: dict) -> str:
+        return rounds_store.distill(event)
+
+    def vector_text(self, event: dict) -> str:
+        return rounds_store.vector_text(event)
+
+    def trim_history(self, messages: list, budget: int) -> list:
+        return exchanges.trim_history(messages, budget, self.wire.starts_exchange)
+
+
+class AnthropicReferenceAdapter(_RoundsReference):
     """The reference for Anthropic Messages: codec, kernel and memory (``harness.reference.anthropic``)."""
 
     name = "reference-anthropic"
     format = "anthropic"
-    capabilities = frozenset({"codec", "kernel", "memory"})
+    wire = anthropic_history.WIRE
 
     def parse_stream(self, body: bytes) -> dict:
         return anthropic_stream.parse_stream(body)
@@ -90,37 +122,16 @@ class AnthropicReferenceAdapter:
     def transform_request(self, body: dict, options: dict) -> dict:
         return anthropic_request.transform_request(body, options)
 
-    def run_turn(self, user_input: str, model: Any, tools: list[Any]) -> dict:
-        return {"events": anthropic_frame.Frame(model, tools).run_turn(user_input)}
-
-    def render_history(self, events: list[dict], base_url: str | None = None) -> list[dict]:
-        return anthropic_rounds.render_history(events)
-
-    def store_blocks(self, events: list[dict]) -> dict:
-        return anthropic_coldstore.store(events)
-
-    def load_blocks(self, store: dict) -> list[dict]:
-        return anthropic_coldstore.load(store)
-
-    def distill(self, event: dict) -> str:
-        return anthropic_coldstore.distill(event)
-
-    def vector_text(self, event: dict) -> str:
-        return anthropic_coldstore.vector_text(event)
-
-    def trim_history(self, messages: list[dict], budget: int) -> list[dict]:
-        return anthropic_trimming.trim_history(messages, budget)
-
 
 anthropic_adapter = AnthropicReferenceAdapter()
 
 
-class ResponsesReferenceAdapter:
-    """The reference for OpenAI Responses: the codec (``harness.reference.responses``)."""
+class ResponsesReferenceAdapter(_RoundsReference):
+    """The reference for OpenAI Responses: codec, kernel and memory (``harness.reference.responses``)."""
 
     name = "reference-responses"
     format = "openai-responses"
-    capabilities = frozenset({"codec"})
+    wire = responses_history.WIRE
 
     def parse_stream(self, body: bytes) -> dict:
         return responses_stream.parse_stream(body)
@@ -135,12 +146,12 @@ class ResponsesReferenceAdapter:
 responses_adapter = ResponsesReferenceAdapter()
 
 
-class GeminiReferenceAdapter:
-    """The reference for Google Gemini: the codec (``harness.reference.gemini``)."""
+class GeminiReferenceAdapter(_RoundsReference):
+    """The reference for Google Gemini: codec, kernel and memory (``harness.reference.gemini``)."""
 
     name = "reference-gemini"
     format = "gemini"
-    capabilities = frozenset({"codec"})
+    wire = gemini_history.WIRE
 
     def parse_stream(self, body: bytes) -> dict:
         return gemini_stream.parse_stream(body)

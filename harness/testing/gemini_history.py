@@ -56,15 +56,56 @@ def turns(draw, min_calls: int = 0, max_calls: int = 4, first_id: int = 1, with_
 
 
 @st.composite
-def tool_loops(draw, max_rounds: int = 3) -> list[dict]:
+def tool_loops(draw, max_rounds: int = 3, first_id: int = 1) -> list[dict]:
     """The turns of one agent turn: 1..``max_rounds`` rounds of calls, then an answer without calls."""
     loop: list[dict] = []
-    first_id = 1
     ids = draw(st.booleans())
     for _ in range(draw(st.integers(1, max_rounds))):
         loop.append(draw(turns(min_calls=1, first_id=first_id, with_ids=ids)))
         first_id += len(calls_of(loop[-1]))
     return loop + [draw(turns(max_calls=0))]
+
+
+@st.composite
+def persisted_rounds(draw, min_turns: int = 1, max_turns: int = 2) -> list[dict]:
+    """Persisted events of ``min_turns``..``max_turns`` turns, one per round (:mod:`harness.adapter`).
+
+    Each round's results answer its calls in call order (Gemini pairs a
+    response with its call by place when calls have no ids), any of them
+    empty; call ids are unique throughout.
+    """
+    stamp = draw(st.floats(min_value=1.0, max_value=4e9, allow_nan=False))
+    events: list[dict] = []
+    first_id = 1
+    for _ in range(draw(st.integers(min_turns, max_turns))):
+        for k, turn in enumerate(draw(tool_loops(max_rounds=2, first_id=first_id))):
+            first_id += len(calls_of(turn))
+            results = results_for(turn, [draw(texts) for _ in calls_of(turn)])
+            events.append({"input": draw(_questions) if k == 0 else None, "blocks": turn["blocks"],
+                           "tool_results": results, "timestamp": stamp})
+    return events
+
+
+def wire_history(events: list[dict]) -> list[dict]:
+    """Persisted rounds as the contents a correct renderer writes: each round's responses and the next question in one user content."""
+    contents: list[dict] = []
+    pending: list[dict] = []
+    for event in events:
+        if event.get("input"):
+            pending.append({"text": event["input"]})
+        if pending:
+            contents.append({"role": "user", "parts": pending})
+        contents.append(wire_content(event))
+        pending = [response_part(r) for r in event["tool_results"]]
+    if pending:
+        contents.append({"role": "user", "parts": pending})
+    return contents
+
+
+def response_part(result: dict) -> dict:
+    """The ``functionResponse`` part a correct serializer writes for one neutral result."""
+    response = {"name": result["name"], "response": {"result": result["content"]}}
+    return {"functionResponse": response | ({"id": result["tool_call_id"]} if result["tool_call_id"] else {})}
 
 
 def calls_of(turn: dict) -> list[dict]:

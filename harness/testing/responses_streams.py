@@ -38,12 +38,16 @@ def _reasoning(item_id: str):
 
 
 @st.composite
-def turns(draw, max_calls: int = 12, max_others: int = 5) -> dict:
-    """A neutral turn: message, reasoning and function-call items in any order, 0 to ``max_calls`` calls."""
+def turns(draw, max_calls: int = 12, max_others: int = 5, min_calls: int = 0, first_id: int = 0) -> dict:
+    """A neutral turn: message, reasoning and function-call items in any order, ``min_calls`` to ``max_calls`` calls.
+
+    Item ids are numbered from ``first_id`` (distinct by their number, any
+    characters after it), so the turns of one loop drawn with ids numbered on
+    never share one.
+    """
     kinds = draw(st.lists(st.sampled_from(["message", "reasoning"]), max_size=max_others))
-    count = draw(st.integers(0, max_calls))
-    # Ids distinct by their number, any characters after it.
-    ids = [f"{k:02d}{draw(st.text(_ID, max_size=6))}" for k in range(count + len(kinds))]
+    count = draw(st.integers(min_calls, max_calls))
+    ids = [f"{first_id + k:02d}{draw(st.text(_ID, max_size=6))}" for k in range(count + len(kinds))]
     calls = [[{"type": "tool_call", "id": f"call_{ids[k]}", "name": draw(st.text(_NAME, min_size=1, max_size=12)),
                "arguments": draw(arguments), "item_id": f"fc_{ids[k]}"}]
              for k in range(count)]

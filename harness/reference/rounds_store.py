@@ -1,6 +1,8 @@
 """Cold storage of persisted rounds, and the texts memory derives from them.
 
-The record of a round is the round itself, so loading gives back every block
+Rounds are the neutral ones of Anthropic Messages, OpenAI Responses and
+Gemini alike (:mod:`harness.reference.round_history`), so one store serves
+the three. The record of a round is the round itself, so loading gives back every block
 byte for byte, in order, opaque values and empty texts included; the text
 blocks beside it (one per non-empty text, by role, in the order things
 happened) are what search and distillation read.

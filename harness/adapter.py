@@ -201,7 +201,21 @@ a block an adapter builds itself; a decoded block carries it.
     ``reasoning.encrypted_content``, without which reasoning cannot go back.
     A new dict; the input is left unchanged.
 
-No ``kernel``, ``memory`` or ``transport`` contracts yet for this format.
+``kernel``
+    ``run_turn(user_input, model, tools) -> dict`` as for ``anthropic``: the
+    scripted model takes a Responses request body and answers with a turn;
+    each round is persisted as for ``anthropic`` (a result also names its
+    call: ``{"tool_call_id", "name", "content"}``). ``render_history(events,
+    base_url=None) -> list[dict]``: persisted events back to the ``input``
+    items of the next request under ``store: false``.
+
+``memory``
+    ``trim_history(items, budget) -> list[dict]`` over ``input`` items, and
+    ``store_blocks`` / ``load_blocks`` / ``distill`` / ``vector_text`` over
+    the persisted events, as for ``anthropic``.
+
+``transport`` has no ``openai-responses`` contracts yet: an unmodified agent
+is judged black-box by ``harness probe --format openai-responses`` instead.
 
 ``gemini``: Google Gemini (``POST {base_url}/v1beta/models/{model}:streamGenerateContent?alt=sse``)
 ----------------------------------------------------------------------------------------------------
@@ -262,7 +276,22 @@ whole response so far), ``None`` without any.
     a budget of 0, any other level a budget with thought summaries on). A new
     dict; the input is left unchanged.
 
-``kernel``, ``memory`` and ``transport`` have no ``gemini`` contracts yet.
+``kernel``
+    ``run_turn(user_input, model, tools) -> dict`` as for ``anthropic``: the
+    scripted model takes a ``generateContent`` body and answers with a turn;
+    each round is persisted as for ``anthropic``, each result naming its call
+    (``{"tool_call_id", "name", "content"}``; ``tool_call_id`` ``""`` for a
+    call without an id). ``render_history(events, base_url=None) ->
+    list[dict]``: persisted events back to the ``contents`` of the next
+    request.
+
+``memory``
+    ``trim_history(contents, budget) -> list[dict]`` over ``contents``, and
+    ``store_blocks`` / ``load_blocks`` / ``distill`` / ``vector_text`` over
+    the persisted events, as for ``anthropic``.
+
+``transport`` has no ``gemini`` contracts yet: an unmodified agent is judged
+black-box by ``harness probe --format gemini`` instead.
 
 An adapter may have a ``close()`` method (the reference's closes its HTTP
 client): the harness calls it when it is done with the adapter, at the end of

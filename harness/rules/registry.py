@@ -26,13 +26,17 @@ _PAIRING_CONTRACTS = ("test_batch_pairing", "test_capability_chain", "test_trans
                       "test_transport_streams", "test_trimming_pairs", "test_turn_rounds")
 _REASONING_CONTRACTS = ("test_history_replay", "test_reasoning_eras", "test_reasoning_round_trip")
 
-_ANTHROPIC_ROLES = ("test_anthropic_history_render", "test_anthropic_trimming_pairs")
+_ANTHROPIC_ROLES = ("test_anthropic_history_render", "test_trimming_exchanges")
 _ANTHROPIC_PAIRING = ("test_anthropic_tool_rounds", "test_anthropic_tool_results", "test_anthropic_history_render",
-                      "test_anthropic_trimming_pairs")
-_RESPONSES_REPLAY = ("test_responses_replay_items",)
-_RESPONSES_STORE = ("test_responses_replay_items", "test_responses_store_include", "test_responses_stream_items")
-_GEMINI_CONTENT = ("test_gemini_model_content", "test_gemini_replay_chain")
-_GEMINI_SIGNATURES = ("test_gemini_model_content", "test_gemini_replay_chain", "test_gemini_stream_parts")
+                      "test_trimming_exchanges")
+_RESPONSES_REPLAY = ("test_responses_replay_items", "test_responses_tool_rounds")
+_RESPONSES_PAIRING = (*_RESPONSES_REPLAY, "test_trimming_exchanges")
+_RESPONSES_STORE = ("test_responses_replay_items", "test_responses_tool_rounds", "test_responses_store_include",
+                    "test_responses_stream_items", "test_rounds_cold_store")
+_GEMINI_CONTENT = ("test_gemini_model_content", "test_gemini_replay_chain", "test_gemini_tool_rounds")
+_GEMINI_PAIRING = (*_GEMINI_CONTENT, "test_trimming_exchanges")
+_GEMINI_SIGNATURES = ("test_gemini_model_content", "test_gemini_replay_chain", "test_gemini_tool_rounds",
+                      "test_gemini_stream_parts", "test_rounds_cold_store")
 
 _ANTHROPIC_THINKING = ("test_anthropic_message_blocks", "test_anthropic_tool_rounds", "test_anthropic_history_render",
                        "test_anthropic_replay_chain")
@@ -79,11 +83,11 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("anthropic-first-message-user", "wire", "the first message is a user's", _ANTHROPIC_ROLES),
     Rule("anthropic-roles-alternate", "wire", "user and assistant messages alternate", _ANTHROPIC_ROLES),
     Rule("anthropic-content-non-empty", "wire", "every message but a final assistant one has content",
-         ("test_anthropic_trimming_pairs",)),
+         ("test_trimming_exchanges",)),
     Rule("anthropic-text-non-empty", "wire", "no empty text block",
          ("test_anthropic_message_blocks", "test_anthropic_tool_results")),
     Rule("anthropic-redacted-data", "wire", "a redacted_thinking block carries its data",
-         ("test_anthropic_message_blocks", "test_anthropic_cold_store")),
+         ("test_anthropic_message_blocks", "test_rounds_cold_store")),
     Rule("anthropic-tool-use-answered", "wire", "every tool_use is answered by a tool_result opening the next "
          "message", _ANTHROPIC_PAIRING),
     Rule("anthropic-tool-result-paired", "wire", "every tool_result answers a tool_use of the message before it",
@@ -95,16 +99,16 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("anthropic-thinking-unmodified", "wire", "the latest assistant message's thinking comes back as sent: "
          "text, signature and data byte for byte, in place", _ANTHROPIC_THINKING),
     Rule("anthropic-thinking-signed", "wire", "every thinking block of the latest assistant message has its "
-         "signature", ("test_anthropic_message_blocks", "test_anthropic_cold_store")),
+         "signature", ("test_anthropic_message_blocks", "test_rounds_cold_store")),
     Rule("anthropic-earlier-turns-unchanged", "provider", "earlier assistant messages' thinking comes back as sent "
          "(newer Claude models)", ("test_anthropic_preserved_thinking",)),
     # OpenAI Responses: what the API refuses in a request's input (harness.rules.responses_history).
     Rule("responses-reasoning-followed", "wire", "a reasoning item goes back followed by the item it came before: "
-         "an assistant message or a function_call", _RESPONSES_REPLAY),
+         "an assistant message or a function_call", _RESPONSES_PAIRING),
     Rule("responses-reasoning-summary", "wire", "every reasoning item sent back carries its summary ([] when empty)",
          _RESPONSES_REPLAY),
     Rule("responses-output-answers-call", "wire", "every function_call_output answers a function_call before it",
-         _RESPONSES_REPLAY),
+         _RESPONSES_PAIRING),
     Rule("responses-reasoning-not-stored", "wire", "under store: false a reasoning item goes back whole, with its "
          "encrypted_content, never as a bare id", _RESPONSES_STORE),
     Rule("responses-call-with-reasoning", "wire", "a function call made after reasoning goes back with that "
@@ -116,9 +120,10 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("gemini-text-non-empty", "wire", "no empty text part, unless it carries a thoughtSignature",
          _GEMINI_CONTENT),
     Rule("gemini-call-turn-after-user", "wire", "a model content with function calls comes right after a user "
-         "content (parallel calls stay in one content)", _GEMINI_CONTENT),
+         "content (parallel calls stay in one content)", _GEMINI_PAIRING),
     Rule("gemini-function-responses-counted", "wire", "the content after a call turn holds one functionResponse "
-         "per functionCall", ("test_gemini_function_responses", "test_gemini_replay_chain")),
+         "per functionCall", ("test_gemini_function_responses", "test_gemini_replay_chain", "test_gemini_tool_rounds",
+                              "test_trimming_exchanges")),
     Rule("gemini-function-call-signed", "wire", "every call turn of the current turn carries its thoughtSignature "
          "on its first functionCall part (Gemini 3)", _GEMINI_SIGNATURES),
     Rule("gemini-signatures-as-sent", "wire", "every thoughtSignature comes back byte for byte on the part it came "

@@ -29,10 +29,12 @@ HANG_GUARD_SECONDS = 4.0
 _POOL_WORKER = "concurrent/futures/thread.py"
 
 
-# What a round leaves out, per format: a chat response, or an anthropic turn.
+# What a round leaves out, per format: a chat response, or a neutral turn (harness.adapter).
 _BLANK = {
     "chat": {"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"},
     "anthropic": {"blocks": [], "stop_reason": "end_turn", "usage": None},
+    "openai-responses": {"blocks": [], "stop_reason": "completed", "usage": None},
+    "gemini": {"blocks": [], "stop_reason": "STOP", "usage": None},
 }
 
 
@@ -53,7 +55,7 @@ class ScriptedModel:
     rounds: list[dict]
     requests: list[dict] = field(default_factory=list)
     sent: list[dict] = field(default_factory=list)
-    format: str = "chat"  # the wire format of the rounds: chat responses, or anthropic turns (harness.adapter)
+    format: str = "chat"  # the wire format of the rounds: chat responses, or neutral turns (harness.adapter)
 
     def __call__(self, request: dict) -> dict:
         self.sent.append(request)

@@ -1,0 +1,123 @@
+"""Contract: persisted rounds survive the cold store byte for byte, in every neutral-turn format: every block, its order, its opaque values.
+
+Incident: cold storage that kept only input and response blocks lost the
+reasoning of every event (incident `deepseek-reasoning-400`); a store that
+loses an opaque value or the order of the blocks makes the reloaded session
+unreplayable: a thinking signature or redacted block on Anthropic (incidents
+`anthropic-opaque-lost`, `anthropic-replay-regrouped`), a reasoning item's
+``encrypted_content`` on OpenAI Responses (`responses-encrypted-content-dropped`),
+a ``thoughtSignature`` on Gemini (`gemini-signature-aggregation`).
+
+Rule: stated once over the neutral persisted round (:mod:`harness.adapter`),
+which Anthropic Messages, OpenAI Responses and Gemini share:
+``load_blocks(store_blocks(events))`` gives back the persisted rounds
+exactly: as many events, in order; each event's blocks the same types in the
+same order, each reasoning text and signature and each redacted block's data
+byte for byte, each call's id, name and raw arguments, every text (empty
+ones included: storage is not the wire), every key a format adds (Responses
+item ids and summaries, Gemini signatures on any part); its tool results,
+its input and its timestamp. The store is plain JSON: written out as JSON
+text and read back, it loads the same. The events are left as they were.
+One test per format, each with the rounds that format persists.
+
+Level: wire (what a later request replays must be what the provider sent).
+
+Production fingerprint: a session resumed from storage answers on its first
+request HTTP 400 "`thinking` or `redacted_thinking` blocks in the latest
+assistant message cannot be modified" or "Invalid `signature` in `thinking`
+block" (Anthropic), ``invalid_encrypted_content`` (Responses), or "Corrupted
+thought signature." (Gemini).
+"""
+
+import copy
+import json
+
+import pytest
+from hypothesis import example, given
+
+from harness.clip import clip_json, shown
+from harness.contracts.gemini_incident import PARALLEL, SIGNED_ANSWER
+from harness.contracts.test_responses_stream_items import TURN as RESPONSES_TURN
+from harness.testing import anthropic_persisted_rounds
+from harness.testing import gemini_history, responses_history
+from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN
+from harness.under_test.invoke import valid
+
+pytestmark = pytest.mark.wire
+
+ANTHROPIC = [
+    {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": 1731300000.0,
+     "tool_results": [{"tool_call_id": "toolu_02", "content": ""}, {"tool_call_id": "toolu_01", "content": "18"},
+                      {"tool_call_id": "toolu_03", "content": "a.txt"}]},
+    {"input": None, "blocks": INTERLEAVED_ANSWER["blocks"], "tool_results": [], "timestamp": 1731300000.0},
+]
+RESPONSES = [
+    {"input": "Paris and Oslo?", "blocks": RESPONSES_TURN["blocks"], "timestamp": 1731300000.0,
+     "tool_results": [{"tool_call_id": "call_B", "name": "get_weather", "content": "4"},
+                      {"tool_call_id": "call_A", "name": "get_weather", "content": ""}]},
+    {"input": None, "blocks": [{"type": "text", "text": "", "item_id": "msg_02"}], "tool_results": [],
+     "timestamp": 1731300000.0},
+]
+GEMINI = [
+    {"input": "Zürich, Oslo, time?", "blocks": PARALLEL["blocks"], "timestamp": 1731300000.0,
+     "tool_results": gemini_history.results_for(PARALLEL, ["12", "", "09:00"])},
+    {"input": None, "blocks": SIGNED_ANSWER["blocks"], "tool_results": [], "timestamp": 1731300000.0},
+]
+
+
+def _kinds(event: dict) -> list:
+    return [b.get("type") for b in event.get("blocks") or () if isinstance(b, dict)]
+
+
+def _opaque(event: dict) -> list:
+    return [(b.get("signature"), b.get("text")) if b.get("type") == "reasoning" else b.get("data")
+            for b in event.get("blocks") or () if isinstance(b, dict)
+            and b.get("type") in ("reasoning", "redacted_reasoning")]
+
+
+@pytest.mark.formats("anthropic")
+@given(events=anthropic_persisted_rounds())
+@example(events=ANTHROPIC)
+def test_stored_rounds_load_back_byte_for_byte(memory, events):
+    _loads_back(memory, events)
+
+
+@pytest.mark.formats("openai-responses")
+@given(events=responses_history.persisted_rounds())
+@example(events=RESPONSES)
+def test_stored_responses_rounds_load_back_byte_for_byte(memory, events):
+    _loads_back(memory, events)
+
+
+@pytest.mark.formats("gemini")
+@given(events=gemini_history.persisted_rounds())
+@example(events=GEMINI)
+def test_stored_gemini_rounds_load_back_byte_for_byte(memory, events):
+    _loads_back(memory, events)
+
+
+def _loads_back(memory, events: list[dict]) -> None:
+    memory = valid(memory)
+    before = copy.deepcopy(events)
+    store = memory.store_blocks(events)
+    assert events == before, f"store_blocks changed the events it was given: {clip_json(events, 1000)}"
+    try:
+        text = json.dumps(store)
+    except (TypeError, ValueError) as exc:
+        raise AssertionError(f"the store is not plain JSON ({exc}): {clip_json(store, 800)}") from None
+    for how, loaded in (("loaded", memory.load_blocks(store)),
+                        ("loaded from its JSON text", memory.load_blocks(json.loads(text)))):
+        assert isinstance(loaded, list) and len(loaded) == len(events), (
+            f"{how}: {len(loaded) if isinstance(loaded, list) else shown(loaded)} events, but {len(events)} were "
+            "stored")
+        for n, (got, want) in enumerate(zip(loaded, events)):
+            where = f"{how}, event #{n}: {clip_json(got, 1200)}"
+            assert _kinds(got) == _kinds(want), f"the block types in order should be {_kinds(want)}; {where}"
+            assert _opaque(got) == _opaque(want), (
+                f"thinking (signature, text) and redacted data should be {shown(_opaque(want))} byte for byte; {where}")
+            assert got.get("blocks") == want["blocks"], (
+                f"the blocks should be {clip_json(want['blocks'], 800)}; {where}")
+            assert got.get("tool_results") == want["tool_results"], (
+                f"the tool results should be {shown(want['tool_results'])}; {where}")
+            assert (got.get("input"), got.get("timestamp")) == (want["input"], want["timestamp"]), (
+                f"input and timestamp should be {shown((want['input'], want['timestamp']))}; {where}")

@@ -31,8 +31,8 @@ def _not_applicable(stdout: str) -> list[str]:
 REFERENCES = [  # (adapter spec, its name, its format, at least this many contracts of the format)
     ("harness.reference:adapter", "reference", "chat", 150),
     ("harness.reference:anthropic_adapter", "reference-anthropic", "anthropic", 20),
-    ("harness.reference:responses_adapter", "reference-responses", "openai-responses", 11),
-    ("harness.reference:gemini_adapter", "reference-gemini", "gemini", 9),
+    ("harness.reference:responses_adapter", "reference-responses", "openai-responses", 23),
+    ("harness.reference:gemini_adapter", "reference-gemini", "gemini", 21),
 ]
 
 

@@ -12,10 +12,10 @@ from harness.reference.sse import StreamError
 from harness.wire.gemini_events import Plan, frame, turn_body, turn_chunks
 
 
-def test_the_reference_speaks_gemini_with_the_codec():
+def test_the_reference_speaks_gemini_with_codec_kernel_and_memory():
     loaded = load_adapter("harness.reference:gemini_adapter")
     assert loaded.format == "gemini"
-    assert loaded.capabilities == {"stream", "messages", "request"}
+    assert loaded.capabilities == {"stream", "messages", "request", "kernel", "memory"}
 
 
 def test_a_stream_decodes_part_by_part_with_each_signature_on_its_part():

@@ -43,8 +43,9 @@ from harness.clip import clip_json, shown
 from harness.contracts.gemini_incident import PARALLEL, SIGNED_ANSWER, WITH_IDS
 from harness.contracts.gemini_parts_kept import assert_parts_kept
 from harness.rules.gemini_history import parts_of, refusals
-from harness.testing import ScriptedModel, ScriptedTool, gemini_tool_loops as tool_loops
-from harness.testing.gemini_history import calls_of, persisted_rounds, results_for, wire_content
+from harness.testing import ScriptedModel, ScriptedTool, gemini_persisted_rounds as persisted_rounds
+from harness.testing import gemini_tool_loops as tool_loops, gemini_wire_content as wire_content
+from harness.testing.gemini_history import calls_of, results_for
 from harness.under_test.invoke import valid
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("gemini")]

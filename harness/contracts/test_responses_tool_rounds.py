@@ -44,9 +44,9 @@ from harness.clip import clip_json, shown
 from harness.contracts.responses_checks import assert_items_kept
 from harness.contracts.test_responses_stream_items import TURN
 from harness.rules.responses_history import refusals
-from harness.testing import ScriptedModel, ScriptedTool
-from harness.testing.responses_history import (
-    calls_of, is_output, is_question, model_runs, persisted_rounds, tool_loops)
+from harness.testing import ScriptedModel, ScriptedTool, responses_persisted_rounds as persisted_rounds
+from harness.testing import responses_tool_loops as tool_loops
+from harness.testing.responses_history import calls_of, is_output, is_question, model_runs
 from harness.under_test.invoke import valid
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("openai-responses")]

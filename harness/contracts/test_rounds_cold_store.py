@@ -38,8 +38,8 @@ from hypothesis import example, given
 from harness.clip import clip_json, shown
 from harness.contracts.gemini_incident import PARALLEL, SIGNED_ANSWER
 from harness.contracts.test_responses_stream_items import TURN as RESPONSES_TURN
-from harness.testing import anthropic_persisted_rounds
-from harness.testing import gemini_history, responses_history
+from harness.testing import anthropic_persisted_rounds, gemini_persisted_rounds, responses_persisted_rounds
+from harness.testing import gemini_history
 from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN
 from harness.under_test.invoke import valid
 
@@ -83,14 +83,14 @@ def test_stored_rounds_load_back_byte_for_byte(memory, events):
 
 
 @pytest.mark.formats("openai-responses")
-@given(events=responses_history.persisted_rounds())
+@given(events=responses_persisted_rounds())
 @example(events=RESPONSES)
 def test_stored_responses_rounds_load_back_byte_for_byte(memory, events):
     _loads_back(memory, events)
 
 
 @pytest.mark.formats("gemini")
-@given(events=gemini_history.persisted_rounds())
+@given(events=gemini_persisted_rounds())
 @example(events=GEMINI)
 def test_stored_gemini_rounds_load_back_byte_for_byte(memory, events):
     _loads_back(memory, events)

@@ -52,7 +52,10 @@ from harness.clip import clip_json
 from harness.contracts.gemini_incident import PARALLEL, SIGNED_ANSWER, WITH_IDS
 from harness.contracts.test_responses_stream_items import TURN as RESPONSES_TURN
 from harness.rules import anthropic_history, gemini_history as gemini_rules, responses_history as responses_rules
-from harness.testing import anthropic_persisted_rounds, anthropic_wire_history, gemini_history, responses_history
+from harness.testing import (
+    anthropic_persisted_rounds, anthropic_wire_history, gemini_persisted_rounds, gemini_wire_history,
+    responses_persisted_rounds, responses_wire_input)
+from harness.testing import gemini_history, responses_history
 from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN
 from harness.under_test.invoke import valid
 
@@ -133,7 +136,7 @@ ANTHROPIC = anthropic_wire_history([
                                                                         "name": "list_dir", "arguments": ""}],
      "tool_results": [{"tool_call_id": "toolu_11", "content": "b " * 300}], "timestamp": 2.0},
 ])
-RESPONSES = responses_history.wire_input([
+RESPONSES = responses_wire_input([
     {"input": "question 0: " + "word " * 1500, "blocks": RESPONSES_TURN["blocks"], "timestamp": 1.0,
      "tool_results": [{"tool_call_id": f"call_{k}", "name": "get_weather", "content": "line " * 200} for k in "BA"]},
     {"input": None, "blocks": [{"type": "text", "text": "Paris 18, Oslo 4.", "item_id": "msg_02"}],
@@ -143,7 +146,7 @@ RESPONSES = responses_history.wire_input([
                                         "item_id": "fc_C"}],
      "tool_results": [{"tool_call_id": "call_C", "name": "list_dir", "content": "b " * 300}], "timestamp": 2.0},
 ])
-GEMINI = gemini_history.wire_history([
+GEMINI = gemini_wire_history([
     {"input": "question 0: " + "word " * 1500, "blocks": PARALLEL["blocks"], "timestamp": 1.0,
      "tool_results": gemini_history.results_for(PARALLEL, ["line " * 200] * 3)},
     {"input": None, "blocks": SIGNED_ANSWER["blocks"], "tool_results": [], "timestamp": 1.0},
@@ -202,8 +205,8 @@ def _keeps_model_turns_unchanged(memory, fmt: _Format, history: list, budget: in
 
 
 _ANTHROPIC_HISTORIES = _histories(anthropic_persisted_rounds, anthropic_wire_history)
-_RESPONSES_HISTORIES = _histories(responses_history.persisted_rounds, responses_history.wire_input)
-_GEMINI_HISTORIES = _histories(gemini_history.persisted_rounds, gemini_history.wire_history)
+_RESPONSES_HISTORIES = _histories(responses_persisted_rounds, responses_wire_input)
+_GEMINI_HISTORIES = _histories(gemini_persisted_rounds, gemini_wire_history)
 
 
 @pytest.mark.formats("anthropic")

@@ -11,7 +11,8 @@
 - Hypothesis strategies and builders for streams, request bodies and
   persisted events; for Anthropic turns, tool loops and persisted rounds
   with the wire messages a correct serializer writes for them; for OpenAI
-  Responses and Gemini turns, their streams and Gemini's tool loops.
+  Responses and Gemini turns, their streams, tool loops, persisted rounds
+  and the histories a correct renderer writes for them.
 - The rule checkers the contracts judge with (pairing, arguments, the text a
   ``content`` carries in any of its forms).
 
@@ -37,12 +38,19 @@ from harness.testing.cassettes import play, replay
 from harness.testing.contracts import AdapterContracts
 from harness.testing.events import event_lists, events as persisted_events
 from harness.testing.gemini_history import (
+    persisted_rounds as gemini_persisted_rounds,
     tool_loops as gemini_tool_loops,
     turns as gemini_turns,
     wire_content as gemini_wire_content,
+    wire_history as gemini_wire_history,
 )
 from harness.testing.gemini_streams import streamed_turns as gemini_streamed_turns
 from harness.testing.requests import request_bodies
+from harness.testing.responses_history import (
+    persisted_rounds as responses_persisted_rounds,
+    tool_loops as responses_tool_loops,
+    wire_input as responses_wire_input,
+)
 from harness.testing.responses_streams import streamed_turns as responses_streamed_turns, turns as responses_turns
 from harness.testing.scripted import (
     HangGuardExpired,
@@ -77,10 +85,12 @@ __all__ = [
     "completion_chunks",
     "content_text",
     "event_lists",
+    "gemini_persisted_rounds",
     "gemini_streamed_turns",
     "gemini_tool_loops",
     "gemini_turns",
     "gemini_wire_content",
+    "gemini_wire_history",
     "must_carry",
     "non_string_reasoning",
     "pairing_violations",
@@ -89,8 +99,11 @@ __all__ = [
     "reasoning_violations",
     "replay",
     "request_bodies",
+    "responses_persisted_rounds",
     "responses_streamed_turns",
+    "responses_tool_loops",
     "responses_turns",
+    "responses_wire_input",
     "same_arguments",
     "sse",
     "usage_chunk",

@@ -42,3 +42,11 @@ def test_summary_required_and_encrypted_content_unchanged():
     assert _rules([USER, {k: v for k, v in RS.items() if k != "summary"}, FC, OUT]) == [
         (rules.SUMMARY_REQUIRED, "input[1]", "Input[1] missing required field 'summary'")]
     assert [r[0] for r in _rules([USER, {**RS, "encrypted_content": "ENC2"}, FC, OUT])] == [rules.ENCRYPTED_UNCHANGED]
+
+
+def test_an_item_with_a_role_and_no_type_is_a_message():
+    # The API's easy input message: ``type`` may be left out, and the item is still the reasoning's following item.
+    answer = {"role": "assistant", "content": [{"type": "output_text", "text": "Done."}]}
+    assert _rules([USER, {**RS, "id": "rs_2"}, answer], sent=None) == []
+    assert _rules([USER, {**RS, "id": "rs_2"}, {"content": "no role, no type"}], sent=None)[0][0] == (
+        rules.REASONING_FOLLOWED)

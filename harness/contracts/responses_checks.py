@@ -6,6 +6,7 @@ import json
 
 from harness.clip import shown
 from harness.rules import blocks
+from harness.rules.responses_history import item_type
 from harness.wire.responses_events import done_item, items_of
 
 
@@ -29,7 +30,7 @@ def assert_items_kept(items: object, turn: dict, where: str) -> None:
     """``items`` are ``turn``'s output items written back: order, ids, reasoning whole, calls, texts; each its own assert."""
     want = [done_item(item) for item in items_of(turn)]
     assert isinstance(items, list), f"the turn's items should be a list of input items{where}"
-    got_types = [i.get("type") if isinstance(i, dict) else i for i in items]
+    got_types = [item_type(i) if isinstance(i, dict) else i for i in items]
     assert got_types == [w["type"] for w in want], f"item types in order {got_types}, expected {[w['type'] for w in want]}{where}"
     pairs = list(zip(items, want))
     ids = [(g.get("id"), w["id"]) for g, w in pairs if g.get("id") != w["id"]]

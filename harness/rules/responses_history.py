@@ -53,32 +53,35 @@ def _items(body: dict) -> list:
     return items if isinstance(items, list) else []
 
 
-def _kind(item: object) -> str | None:
-    return item.get("type") if isinstance(item, dict) else None
+def item_type(item: object) -> str | None:
+    """An input item's type; an item with a ``role`` and no ``type`` is a message (the API's easy input message)."""
+    if not isinstance(item, dict):
+        return None
+    return item.get("type", "message" if "role" in item else None)
 
 
 def _follows(item: object) -> bool:
-    return _kind(item) == "function_call" or (_kind(item) == "message" and item.get("role") == "assistant")
+    return item_type(item) == "function_call" or (item_type(item) == "message" and item.get("role") == "assistant")
 
 
 def reasoning_followed(body: dict) -> list[Refusal]:
     items = _items(body)
     return [Refusal(REASONING_FOLLOWED, f"input[{n}]", FOLLOWED_TEXT.format(id=item.get("id")))
             for n, item in enumerate(items)
-            if _kind(item) == "reasoning" and not (n + 1 < len(items) and _follows(items[n + 1]))]
+            if item_type(item) == "reasoning" and not (n + 1 < len(items) and _follows(items[n + 1]))]
 
 
 def summary_required(body: dict) -> list[Refusal]:
     return [Refusal(SUMMARY_REQUIRED, f"input[{n}]", SUMMARY_TEXT.format(n=n))
-            for n, item in enumerate(_items(body)) if _kind(item) == "reasoning" and "summary" not in item]
+            for n, item in enumerate(_items(body)) if item_type(item) == "reasoning" and "summary" not in item]
 
 
 def outputs_answer_calls(body: dict) -> list[Refusal]:
     found, called = [], set()
     for n, item in enumerate(_items(body)):
-        if _kind(item) == "function_call":
+        if item_type(item) == "function_call":
             called.add(item.get("call_id"))
-        elif _kind(item) == "function_call_output" and item.get("call_id") not in called:
+        elif item_type(item) == "function_call_output" and item.get("call_id") not in called:
             found.append(Refusal(OUTPUT_ANSWERS_CALL, f"input[{n}]", OUTPUT_TEXT.format(call_id=item.get("call_id"))))
     return found
 
@@ -88,8 +91,8 @@ def not_stored(body: dict) -> list[Refusal]:
         return []
     return [Refusal(NOT_STORED, f"input[{n}]", NOT_STORED_TEXT.format(id=item.get("id")))
             for n, item in enumerate(_items(body))
-            if (_kind(item) == "item_reference" and str(item.get("id", "")).startswith("rs_"))
-            or (_kind(item) == "reasoning" and not item.get("encrypted_content"))]
+            if (item_type(item) == "item_reference" and str(item.get("id", "")).startswith("rs_"))
+            or (item_type(item) == "reasoning" and not item.get("encrypted_content"))]
 
 
 def _reasoning_before_calls(sent: list[dict]) -> dict[str, dict]:
@@ -109,9 +112,9 @@ def calls_with_reasoning(body: dict, sent: list[dict]) -> list[Refusal]:
     needed = _reasoning_before_calls(sent)
     found, seen = [], set()
     for n, item in enumerate(_items(body)):
-        if _kind(item) == "reasoning":
+        if item_type(item) == "reasoning":
             seen.add(item.get("id"))
-        elif _kind(item) == "function_call" and item.get("call_id") in needed:
+        elif item_type(item) == "function_call" and item.get("call_id") in needed:
             rs = needed[item["call_id"]].get("item_id")
             if rs not in seen:
                 found.append(Refusal(CALL_WITH_REASONING, f"input[{n}]",
@@ -124,7 +127,7 @@ def encrypted_unchanged(body: dict, sent: list[dict]) -> list[Refusal]:
                    if b.get("type") == "reasoning" and b.get("signature")}
     return [Refusal(ENCRYPTED_UNCHANGED, f"input[{n}]", ENCRYPTED_TEXT)
             for n, item in enumerate(_items(body))
-            if _kind(item) == "reasoning" and item.get("encrypted_content")
+            if item_type(item) == "reasoning" and item.get("encrypted_content")
             and item.get("id") in sent_values and item["encrypted_content"] != sent_values[item.get("id")]]
 
 

@@ -2,10 +2,10 @@
 
 One module per library (``openai_sdk``, ``langchain_openai``, ``litellm_sdk`` for chat;
 ``anthropic_sdk``, ``langchain_anthropic``, ``litellm_anthropic`` for Anthropic Messages;
-``openai_responses`` for OpenAI Responses; ``google_genai`` for Gemini), each exposing
-``adapter``. They are optional: ``harness`` never imports them, and each needs its
-library installed (the ``openai``, ``langchain``, ``litellm``, ``anthropic``,
-``langchain-anthropic`` and ``google-genai`` extras). Every HTTP call they make goes to
+``openai_responses``, ``langchain_openai_responses``, ``openai_agents`` for OpenAI Responses;
+``google_genai`` for Gemini), each exposing ``adapter``. They are optional: ``harness`` never
+imports them, and each needs its library installed (the ``openai``, ``langchain``, ``litellm``,
+``anthropic``, ``langchain-anthropic``, ``openai-agents`` and ``google-genai`` extras). Every HTTP call they make goes to
 an in-memory transport.
 """
 

@@ -26,7 +26,8 @@ def _client(handler) -> openai.OpenAI:
     return openai.OpenAI(api_key="test", base_url=BASE_URL, http_client=http_client, max_retries=0)
 
 
-def _blocks(item) -> list[dict]:
+def output_blocks(item) -> list[dict]:
+    """One openai-python Responses output item as neutral blocks (the OpenAI Agents SDK's adapter reads the same)."""
     if item.type == "message":
         return [{"type": "text", "text": part.text, "item_id": item.id}
                 for part in item.content if part.type == "output_text"]
@@ -52,7 +53,7 @@ class OpenAIResponsesAdapter:
             with client.responses.stream(model=MODEL, input="hi") as stream:
                 response = stream.get_final_response()
         return {
-            "blocks": [block for item in response.output for block in _blocks(item)],
+            "blocks": [block for item in response.output for block in output_blocks(item)],
             "stop_reason": response.status,
             "usage": response.usage.to_dict() if response.usage is not None else None,
         }

@@ -19,11 +19,13 @@ from harness.wire.responses_events import Plan, in_order, items_of
 _ID = "abcdefghijklmnopqrstuvwxyz0123456789"
 _NAME = _ID + "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
 
+# Every key is required in the API reference's ResponseUsage object, so the provider always sends all five.
 usages = st.one_of(st.none(), st.fixed_dictionaries(
-    {"input_tokens": st.integers(0, 200_000), "output_tokens": st.integers(0, 64_000)},
-    optional={"total_tokens": st.integers(0, 264_000),
-              "input_tokens_details": st.fixed_dictionaries({"cached_tokens": st.integers(0, 10_000)}),
-              "output_tokens_details": st.fixed_dictionaries({"reasoning_tokens": st.integers(0, 10_000)})}))
+    {"input_tokens": st.integers(0, 200_000),
+     "input_tokens_details": st.fixed_dictionaries({"cached_tokens": st.integers(0, 10_000)}),
+     "output_tokens": st.integers(0, 64_000),
+     "output_tokens_details": st.fixed_dictionaries({"reasoning_tokens": st.integers(0, 10_000)}),
+     "total_tokens": st.integers(0, 264_000)}))
 
 
 def _messages(item_id: str):

@@ -34,7 +34,7 @@ from hypothesis import example, given, strategies as st
 from harness.clip import clip_json
 from harness.contracts.responses_checks import assert_items_kept
 from harness.contracts.test_responses_stream_items import TURN
-from harness.rules.responses_history import refusals
+from harness.rules.responses_history import item_type, refusals
 from harness.testing import responses_turns as turns
 from harness.testing.responses_history import as_sent
 from harness.under_test.invoke import valid
@@ -62,8 +62,8 @@ def test_the_replayed_tool_round_is_one_the_provider_accepts(messages, turn, not
     items = _serialized(messages, {"role": "assistant", "blocks": turn["blocks"]})
     results = [{"tool_call_id": b["id"], "content": output} for b in turn["blocks"] if b["type"] == "tool_call"]
     outputs = _serialized(messages, {"role": "user", "content": note, "tool_results": results})
-    kinds = [o.get("type") if isinstance(o, dict) else o for o in outputs]
-    answered = [o.get("call_id") for o in outputs if isinstance(o, dict) and o.get("type") == "function_call_output"]
+    kinds = [item_type(o) if isinstance(o, dict) else o for o in outputs]
+    answered = [o.get("call_id") for o in outputs if item_type(o) == "function_call_output"]
     assert answered == [r["tool_call_id"] for r in results], (
         f"function_call_output call_ids {answered}, expected one per result in order: {clip_json(outputs, 800)}")
     want_kinds = ["function_call_output"] * len(results) + (["message"] if note else [])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from harness.rules.responses_history import item_type
 from harness.testing.anthropic_history import texts
 from harness.testing.responses_streams import turns
 from harness.wire.responses_events import done_item, items_of
@@ -85,11 +86,11 @@ def wire_input(events: list[dict]) -> list[dict]:
 
 
 def is_question(item: object) -> bool:
-    return isinstance(item, dict) and item.get("type", "message") == "message" and item.get("role") == "user"
+    return item_type(item) == "message" and item.get("role") == "user"
 
 
 def is_output(item: object) -> bool:
-    return isinstance(item, dict) and item.get("type") == "function_call_output"
+    return item_type(item) == "function_call_output"
 
 
 def model_runs(items: list) -> list[list]:

@@ -12,19 +12,14 @@
  * replaced by a function that hands it the harness's bytes (parse_stream) or
  * records the body the SDK would POST (serialize_message).
  *
- * stdout carries protocol lines only; console.log is sent to stderr so that a
- * stray log line from a dependency cannot corrupt the channel.
+ * The protocol loop, the handshake and error replies are the shared
+ * ../vercel-bridge-protocol/serve.js.
  */
 
-const readline = require('node:readline');
+const { Refusal, describe, serve } = require('../vercel-bridge-protocol/serve.js');
 const { createAnthropic } = require('@ai-sdk/anthropic');
 const { AISDKError, generateText } = require('ai');
 
-console.log = console.error;
-console.info = console.error;
-globalThis.AI_SDK_LOG_WARNINGS = false;
-
-const PROTOCOL = 1;
 const FORMAT = 'anthropic';
 const BASE_URL = 'http://test.invalid/v1';
 const MODEL = 'claude-test';
@@ -32,25 +27,8 @@ const MODEL = 'claude-test';
 // The name never reaches the wire message of a tool result.
 const UNKNOWN_TOOL = 'unknown_tool';
 
-/** An error reply of a given type; anything else thrown becomes "internal". */
-class Refusal extends Error {
-  constructor(type, message) {
-    super(message);
-    this.type = type;
-  }
-}
-
 function model(fetch) {
   return createAnthropic({ baseURL: BASE_URL, apiKey: 'test', fetch }).languageModel(MODEL);
-}
-
-function describe(err) {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  try {
-    return JSON.stringify(err);
-  } catch {
-    return String(err);
-  }
 }
 
 // ---------------------------------------------------------------- parse_stream
@@ -225,46 +203,12 @@ async function serializeMessage(msg) {
 
 // ---------------------------------------------------------------- the bridge
 
-const methods = {
-  handshake(params) {
-    if (params.protocol !== PROTOCOL) {
-      throw new Refusal('unsupported', `this adapter speaks protocol ${PROTOCOL}, not ${params.protocol}`);
-    }
-    return {
-      protocol: PROTOCOL, name: 'vercel ai sdk (anthropic)', format: FORMAT, capabilities: ['stream', 'messages'],
-    };
+serve({
+  name: 'vercel ai sdk (anthropic)',
+  format: FORMAT,
+  capabilities: ['stream', 'messages'],
+  methods: {
+    serialize_message: (params) => serializeMessage(params.message),
+    parse_stream: (params) => parseStream(Buffer.from(params.body_base64, 'base64')),
   },
-  serialize_message: (params) => serializeMessage(params.message),
-  parse_stream: (params) => parseStream(Buffer.from(params.body_base64, 'base64')),
-};
-
-async function reply(line) {
-  let request;
-  try {
-    request = JSON.parse(line);
-  } catch {
-    process.stderr.write(`not a JSON line: ${line}\n`);
-    return null;
-  }
-  try {
-    if (!Object.hasOwn(methods, request.method)) {
-      throw new Refusal('unsupported', `no method ${JSON.stringify(request.method)}`);
-    }
-    return { id: request.id, result: await methods[request.method](request.params ?? {}) };
-  } catch (err) {
-    if (!(err instanceof Refusal)) process.stderr.write(`${request.method} failed: ${err?.stack ?? err}\n`);
-    const type = err instanceof Refusal ? err.type : 'internal';
-    return { id: request.id, error: { type, message: String(err?.message ?? err) } };
-  }
-}
-
-// One request at a time, answered in order.
-let queue = Promise.resolve();
-readline
-  .createInterface({ input: process.stdin, crlfDelay: Infinity })
-  .on('line', (line) => {
-    queue = queue.then(async () => {
-      const answer = await reply(line);
-      if (answer !== null) process.stdout.write(`${JSON.stringify(answer)}\n`);
-    });
-  });
+});

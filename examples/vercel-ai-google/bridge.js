@@ -12,44 +12,22 @@
  * replaced by a function that hands it the harness's bytes (parse_stream) or
  * records the body the SDK would POST (serialize_message).
  *
- * stdout carries protocol lines only; console.log is sent to stderr so that a
- * stray log line from a dependency cannot corrupt the channel.
+ * The protocol loop, the handshake and error replies are the shared
+ * ../vercel-bridge-protocol/serve.js.
  */
 
-const readline = require('node:readline');
+const { Refusal, describe, serve } = require('../vercel-bridge-protocol/serve.js');
 const { createGoogleGenerativeAI } = require('@ai-sdk/google');
 const { AISDKError, generateId, generateText } = require('ai');
 
-console.log = console.error;
-console.info = console.error;
-globalThis.AI_SDK_LOG_WARNINGS = false;
-
-const PROTOCOL = 1;
 const FORMAT = 'gemini';
 const BASE_URL = 'http://test.invalid/v1beta';
 // A thinking model that signs its parts. (For Gemini 3 model ids the SDK writes a placeholder
 // signature on unsigned calls that do not follow a signed one; this bridge shows what it sends as received.)
 const MODEL = 'gemini-2.5-flash';
 
-/** An error reply of a given type; anything else thrown becomes "internal". */
-class Refusal extends Error {
-  constructor(type, message) {
-    super(message);
-    this.type = type;
-  }
-}
-
 function model(fetch) {
   return createGoogleGenerativeAI({ baseURL: BASE_URL, apiKey: 'test', fetch }).languageModel(MODEL);
-}
-
-function describe(err) {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  try {
-    return JSON.stringify(err);
-  } catch {
-    return String(err);
-  }
 }
 
 // ---------------------------------------------------------------- parse_stream
@@ -252,44 +230,12 @@ async function serializeMessage(msg) {
 
 // ---------------------------------------------------------------- the bridge
 
-const methods = {
-  handshake(params) {
-    if (params.protocol !== PROTOCOL) {
-      throw new Refusal('unsupported', `this adapter speaks protocol ${PROTOCOL}, not ${params.protocol}`);
-    }
-    return { protocol: PROTOCOL, name: 'vercel ai sdk (gemini)', format: FORMAT, capabilities: ['stream', 'messages'] };
+serve({
+  name: 'vercel ai sdk (gemini)',
+  format: FORMAT,
+  capabilities: ['stream', 'messages'],
+  methods: {
+    serialize_message: (params) => serializeMessage(params.message),
+    parse_stream: (params) => parseStream(Buffer.from(params.body_base64, 'base64')),
   },
-  serialize_message: (params) => serializeMessage(params.message),
-  parse_stream: (params) => parseStream(Buffer.from(params.body_base64, 'base64')),
-};
-
-async function reply(line) {
-  let request;
-  try {
-    request = JSON.parse(line);
-  } catch {
-    process.stderr.write(`not a JSON line: ${line}\n`);
-    return null;
-  }
-  try {
-    if (!Object.hasOwn(methods, request.method)) {
-      throw new Refusal('unsupported', `no method ${JSON.stringify(request.method)}`);
-    }
-    return { id: request.id, result: await methods[request.method](request.params ?? {}) };
-  } catch (err) {
-    if (!(err instanceof Refusal)) process.stderr.write(`${request.method} failed: ${err?.stack ?? err}\n`);
-    const type = err instanceof Refusal ? err.type : 'internal';
-    return { id: request.id, error: { type, message: String(err?.message ?? err) } };
-  }
-}
-
-// One request at a time, answered in order.
-let queue = Promise.resolve();
-readline
-  .createInterface({ input: process.stdin, crlfDelay: Infinity })
-  .on('line', (line) => {
-    queue = queue.then(async () => {
-      const answer = await reply(line);
-      if (answer !== null) process.stdout.write(`${JSON.stringify(answer)}\n`);
-    });
-  });
+});

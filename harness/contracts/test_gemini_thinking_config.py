@@ -15,7 +15,8 @@ settings, with or without a ``thinkingConfig`` of its own):
   the top level of the body; it holds at most one of ``thinkingBudget`` and
   ``thinkingLevel``; every other key of ``generationConfig`` and of the body
   is kept; the caller's body is left as it was;
-- (``test_each_effort_thinks_as_asked``, provider) ``"off"`` turns thinking
+- (``test_off_turns_thinking_off_and_every_other_effort_on`` and
+  ``test_a_higher_effort_never_thinks_less``, provider) ``"off"`` turns thinking
   off as far as the model allows (``thinkingBudget: 0``, or
   ``thinkingLevel: "minimal"``); ``low``, ``medium``, ``high`` and ``max``
   each turn it on (a budget above 0 or ``-1``, dynamic; or a level above
@@ -123,23 +124,35 @@ def _off(thinking: dict) -> bool:
     return thinking.get("thinkingBudget") == 0 or thinking.get("thinkingLevel") == "minimal"
 
 
+_PLAIN_AND_FULL = pytest.mark.parametrize("body", [{"contents": CONTENTS}, FULL], ids=["plain", "caller-set-a-level"])
+
+
+def _ranked(transform, body: dict, effort: str) -> tuple[dict, float, str]:
+    sent, where = _sent(transform, body, effort)
+    thinking = _thinking(sent)
+    rank = _rank(thinking)
+    assert rank is not None, (
+        f"thinkingConfig {clip_json(thinking)} is neither a thinkingBudget (-1, 0 or more) nor a thinkingLevel "
+        f"Gemini has ({', '.join(THINKING_LEVELS)}); {where}")
+    return thinking, rank, where
+
+
 @pytest.mark.provider
-@pytest.mark.parametrize("body", [{"contents": CONTENTS}, FULL], ids=["plain", "caller-set-a-level"])
-def test_each_effort_thinks_as_asked(transform, body):
+@_PLAIN_AND_FULL
+@pytest.mark.parametrize("effort", EFFORTS)
+def test_off_turns_thinking_off_and_every_other_effort_on(transform, body, effort):
+    thinking, _, where = _ranked(valid(transform), body, effort)
+    if effort == "off":
+        assert _off(thinking), f"effort 'off' should send thinkingBudget 0 (or thinkingLevel 'minimal'); {where}"
+    else:
+        assert not _off(thinking), f"effort {effort!r} should leave thinking on; {where}"
+
+
+@pytest.mark.provider
+@_PLAIN_AND_FULL
+def test_a_higher_effort_never_thinks_less(transform, body):
     transform = valid(transform)
-    ranks = {}
-    for effort in EFFORTS:
-        sent, where = _sent(transform, body, effort)
-        thinking = _thinking(sent)
-        rank = _rank(thinking)
-        assert rank is not None, (
-            f"thinkingConfig {clip_json(thinking)} is neither a thinkingBudget (-1, 0 or more) nor a thinkingLevel "
-            f"Gemini has ({', '.join(THINKING_LEVELS)}); {where}")
-        if effort == "off":
-            assert _off(thinking), f"effort 'off' should send thinkingBudget 0 (or thinkingLevel 'minimal'); {where}"
-        else:
-            assert not _off(thinking), f"effort {effort!r} should leave thinking on; {where}"
-        ranks[effort] = rank
+    ranks = {effort: _ranked(transform, body, effort)[1] for effort in EFFORTS}
     ladder = [ranks[e] for e in EFFORTS]
     assert ladder == sorted(ladder), (
         f"a higher effort should never think less than a lower one; thinking by effort {clip_json(ranks)}")

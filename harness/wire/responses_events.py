@@ -147,6 +147,7 @@ def turn_events(turn: dict, plan: Plan = WHOLE) -> list[dict]:
     events = [{"type": "response.created", "response": shell}, {"type": "response.in_progress", "response": shell}]
     sent = [0] * len(items)
     opened: list[set[int]] = [set() for _ in items]
+    closed: list[set[int]] = [set() for _ in items]
     for step, n in steps:
         item = items[n]
         where = {"item_id": item.id, "output_index": n}
@@ -155,14 +156,18 @@ def turn_events(turn: dict, plan: Plan = WHOLE) -> list[dict]:
         elif step == "delta":
             part, piece = own[n][sent[n]]
             sent[n] += 1
-            events += _part_added_events(item, where, range(part + 1), opened[n])  # parts open in order
+            # Parts stream one after another: every earlier part is whole by now, and closes before this one opens.
+            events += _part_added_events(item, where, range(part), opened[n])
+            events += _part_done_events(item, where, range(part), closed[n])
+            events += _part_added_events(item, where, [part], opened[n])
             delta = {"type": DELTA_TYPES[item.kind], **where, "delta": piece}
             if _part_key(item.kind):
                 delta[_part_key(item.kind)] = part
             events.append(delta)
         else:
-            events += _part_added_events(item, where, range(len(item.values())), opened[n])
-            events += _part_done_events(item, where)
+            every = range(len(item.values()))
+            events += _part_added_events(item, where, every, opened[n])
+            events += _part_done_events(item, where, every, closed[n])
             events.append({"type": "response.output_item.done", "output_index": n, "item": done_item(item)})
     if sent != [len(o) for o in own]:
         raise ValueError(f"the plan's steps send {sent} deltas per item, its pieces are {[len(o) for o in own]}")
@@ -195,17 +200,18 @@ def _part_added_events(item: Item, where: dict, parts, opened: set[int]) -> list
             for k in new]
 
 
-def _part_done_events(item: Item, where: dict) -> list[dict]:
-    """The ``.done`` events of each part before the item is done (each with the whole value), then the part's own."""
-    if item.kind == "message":
-        return [event for k, v in enumerate(item.values()) for event in (
-            {"type": "response.output_text.done", **where, "content_index": k, "text": v},
-            {"type": PART_EVENTS["message"][1], **where, "content_index": k, "part": _part("message", v)})]
-    if item.kind == "reasoning":
-        return [event for k, v in enumerate(item.values()) for event in (
-            {"type": "response.reasoning_summary_text.done", **where, "summary_index": k, "text": v},
-            {"type": PART_EVENTS["reasoning"][1], **where, "summary_index": k, "part": _part("reasoning", v)})]
-    return [{"type": "response.function_call_arguments.done", **where, "arguments": item.values()[0]}]
+def _part_done_events(item: Item, where: dict, parts, closed: set[int]) -> list[dict]:
+    """Each part's text ``.done`` event (with its whole value), then the part's own; each part closed once."""
+    new = [k for k in parts if k not in closed]
+    closed.update(new)
+    values = item.values()
+    if item.kind == "function_call":
+        return [{"type": "response.function_call_arguments.done", **where, "arguments": values[0]} for _ in new]
+    text_done = {"message": "response.output_text.done", "reasoning": "response.reasoning_summary_text.done"}
+    key = _part_key(item.kind)
+    return [event for k in new for event in (
+        {"type": text_done[item.kind], **where, key: k, "text": values[k]},
+        {"type": PART_EVENTS[item.kind][1], **where, key: k, "part": _part(item.kind, values[k])})]
 
 
 def _disturbed(events: list[dict], plan: Plan) -> list[dict]:

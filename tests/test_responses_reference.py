@@ -79,3 +79,18 @@ def test_store_false_asks_for_encrypted_reasoning_and_effort_is_set():
     assert sent["reasoning"] == {"effort": "high"}
     assert body == {"model": "gpt-5", "input": [], "store": False, "include": ["file_search_call.results"]}
     assert "include" not in reference.transform_request({"model": "gpt-5", "input": []}, {})
+
+
+def test_the_writer_closes_each_part_before_the_next_opens():
+    # The API streams an item's parts one after another: added, deltas, text done, part done; then the next part.
+    turn = {"blocks": [
+        {"type": "reasoning", "text": "ab", "signature": "ENC", "item_id": "rs_1", "summary": ["a", "b"]},
+        {"type": "text", "text": "x", "item_id": "msg_1"}, {"type": "text", "text": "", "item_id": "msg_1"},
+        {"type": "text", "text": "z", "item_id": "msg_1"}], "stop_reason": "completed", "usage": None}
+    parts = [(e["type"].split(".", 1)[1], e.get("summary_index", e.get("content_index"))) for e in turn_events(turn)
+             if "part" in e["type"] or e["type"].endswith("text.done")]
+    assert parts == [
+        ("reasoning_summary_part.added", 0), ("reasoning_summary_text.done", 0), ("reasoning_summary_part.done", 0),
+        ("reasoning_summary_part.added", 1), ("reasoning_summary_text.done", 1), ("reasoning_summary_part.done", 1),
+        *[event for k in range(3) for event in (("content_part.added", k), ("output_text.done", k),
+                                                 ("content_part.done", k))]]

@@ -157,17 +157,14 @@ def turn_events(turn: dict, plan: Plan = WHOLE) -> list[dict]:
             part, piece = own[n][sent[n]]
             sent[n] += 1
             # Parts stream one after another: every earlier part is whole by now, and closes before this one opens.
-            events += _part_added_events(item, where, range(part), opened[n])
-            events += _part_done_events(item, where, range(part), closed[n])
+            events += _parts_through(item, where, range(part), opened[n], closed[n])
             events += _part_added_events(item, where, [part], opened[n])
             delta = {"type": DELTA_TYPES[item.kind], **where, "delta": piece}
             if _part_key(item.kind):
                 delta[_part_key(item.kind)] = part
             events.append(delta)
         else:
-            every = range(len(item.values()))
-            events += _part_added_events(item, where, every, opened[n])
-            events += _part_done_events(item, where, every, closed[n])
+            events += _parts_through(item, where, range(len(item.values())), opened[n], closed[n])
             events.append({"type": "response.output_item.done", "output_index": n, "item": done_item(item)})
     if sent != [len(o) for o in own]:
         raise ValueError(f"the plan's steps send {sent} deltas per item, its pieces are {[len(o) for o in own]}")
@@ -188,6 +185,12 @@ def _part(kind: str, text: str) -> dict:
 
 PART_EVENTS = {"message": ("response.content_part.added", "response.content_part.done"),
                "reasoning": ("response.reasoning_summary_part.added", "response.reasoning_summary_part.done")}
+
+
+def _parts_through(item: Item, where: dict, parts, opened: set[int], closed: set[int]) -> list[dict]:
+    """Each of ``parts`` opened if it is not yet, then closed: a part with no delta still opens and closes."""
+    return [event for k in parts for event in (*_part_added_events(item, where, [k], opened),
+                                               *_part_done_events(item, where, [k], closed))]
 
 
 def _part_added_events(item: Item, where: dict, parts, opened: set[int]) -> list[dict]:

@@ -258,7 +258,8 @@ whole response so far), ``None`` without any.
     ``serialize_message(message) -> dict``: one neutral message to one
     ``Content``. ``{"role": "assistant", "blocks": [...]}`` is ``{"role":
     "model", "parts": [...]}``, one part per block in the same order, each
-    with its ``thoughtSignature`` exactly where the block has one (none added):
+    with its ``thoughtSignature`` exactly where the block has one (none added;
+    the same bytes, in standard or URL-safe base64, as Gemini reads either):
     ``{"text"}``, ``{"text", "thought": true}``, ``{"functionCall": {"name",
     "args", "id"?}}`` (``args`` the parsed arguments, ``{}`` for ``""``;
     ``id`` only when the call had one). A text or reasoning block with empty

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import copy
+import json
 
 from harness.rules import gemini_history as rules
 from harness.rules.gemini_history import current_turn, refusals
@@ -130,3 +132,14 @@ def test_an_empty_unsigned_part_sent_before_a_signed_one_takes_no_signature():
     sent = [{"blocks": [{"type": "text", "text": ""}, {"type": "text", "text": "", "signature": "c2ln"}]}]
     contents = [_user(), _model({"text": "", "thoughtSignature": "c2ln"})]
     assert refusals(_body(contents), sent=sent) == []
+
+
+def test_a_signature_in_url_safe_or_unpadded_base64_is_the_same_signature():
+    # thoughtSignature is a proto bytes field: Gemini reads standard and URL-safe base64, padded or not.
+    standard = base64.b64encode(b"\xfb\xff\xfe\x00>?\x01").decode()  # "+//+AD4/AQ=="
+    sent = json.loads(json.dumps(SENT).replace(SIG, standard))
+    for written in (standard, base64.urlsafe_b64encode(b"\xfb\xff\xfe\x00>?\x01").decode(), standard.rstrip("=")):
+        loop = json.loads(json.dumps(LOOP).replace(SIG, written))
+        assert refusals(_body(loop), sent=sent) == [], written
+    other = json.loads(json.dumps(LOOP).replace(SIG, base64.b64encode(b"\xfb\xff\xfe\x00>?\x02").decode()))
+    assert [r.rule for r in refusals(_body(other), sent=sent)] == [rules.SIGNATURES_AS_SENT]

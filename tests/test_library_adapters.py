@@ -44,6 +44,7 @@ REPRODUCTIONS = {
     "litellm-anthropic-cut-stream-returned-as-final.py": "litellm",
     "openai-python-responses-delta-before-added.py": "openai",
     "google-genai-sse-data-without-space.py": "google.genai",
+    "google-genai-chat-streamed-turn-split.py": "google.genai",
     "langchain-openai-responses-deltas-merged-by-arrival.py": "langchain_openai",
     "langchain-openai-responses-cut-stream-returned-as-final.py": "langchain_openai",
 }

@@ -29,8 +29,9 @@ The rules:
 - Given the turns the provider sent (``sent``, neutral turns of
   :mod:`harness.adapter`, oldest first, one per model content counted from the
   last), no model content carries a signature that the provider did not send
-  on that part: every signature is byte-identical, none moved to another
-  part, none added ("Corrupted thought signature."). A part sent back is
+  on that part: every signature is the same bytes (a proto ``bytes`` field:
+  standard or URL-safe base64, padded or not), none moved to another part,
+  none added ("Corrupted thought signature."). A part sent back is
   matched, in order, to the next sent part that says the same (its text and
   kind, or its call's name, ``args`` and id), so parts left out (an empty
   text, a thought summary) move no signature; a sent part that carries
@@ -39,6 +40,8 @@ The rules:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from dataclasses import dataclass
 
@@ -164,6 +167,18 @@ def _unsigned(contents: list) -> list[Refusal]:
     return found
 
 
+def signature_bytes(value: object) -> object:
+    """A ``thoughtSignature`` as the bytes it encodes, for comparing: the field is a proto ``bytes``, which
+    Gemini reads in standard or URL-safe base64, padded or not (the proto3 JSON mapping); anything else as it is."""
+    if not isinstance(value, str):
+        return value
+    text = value.replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return value
+
+
 def _key(part: object) -> tuple:
     """What a part says, its signature aside: how a part sent back is matched to the part the provider sent."""
     if not isinstance(part, dict):
@@ -195,6 +210,6 @@ def _as_sent(contents: list, sent: list[dict]) -> list[Refusal]:
             match = next((j for j in range(at, len(want)) if want[j][0] == _key(part)), None)
             if match is not None:
                 at = match + 1
-            if got is not None and (match is None or want[match][1] != got):
+            if got is not None and (match is None or signature_bytes(want[match][1]) != signature_bytes(got)):
                 found.append(Refusal(SIGNATURES_AS_SENT, f"contents.{n}.parts.{m}.thoughtSignature", CORRUPTED_TEXT))
     return found

@@ -20,6 +20,7 @@ import json
 from hypothesis import strategies as st
 
 from harness.clip import shown
+from harness.rules.gemini_history import signature_bytes
 from harness.rules.pairing import same_arguments
 from harness.testing.anthropic_history import arguments, texts
 from harness.wire.gemini_events import wire_part
@@ -146,7 +147,8 @@ def part_changes(got: object, want: list[dict]) -> dict[str, str]:
     each kind in order; ``calls``: each call's name, in order; ``ids``: each
     call's id, present exactly when the call had one; ``args``: each call's
     ``args`` as a JSON value (absent is ``{}``); ``signatures``: each part's
-    ``thoughtSignature`` in order, byte for byte, absent where none came;
+    ``thoughtSignature`` in order, the same bytes (standard or URL-safe base64),
+    absent where none came;
     ``empty``: a part that carries nothing (empty text, no signature).
     """
     got = got if isinstance(got, list) else []
@@ -161,10 +163,11 @@ def part_changes(got: object, want: list[dict]) -> dict[str, str]:
                   [p["functionCall"]["name"] for p in want if "functionCall" in p]),
         "ids": ([_call(p).get("id") for p in dicts if "functionCall" in p],
                 [p["functionCall"].get("id") for p in want if "functionCall" in p]),
-        "signatures": ([p.get("thoughtSignature") for p in got if isinstance(p, dict)],
-                       [p.get("thoughtSignature") for p in want]),
     }
     changes = {rule: f"{shown(g)}, but should be {shown(w)}" for rule, (g, w) in pairs.items() if g != w}
+    signatures = ([p.get("thoughtSignature") for p in dicts], [p.get("thoughtSignature") for p in want])
+    if [signature_bytes(v) for v in signatures[0]] != [signature_bytes(v) for v in signatures[1]]:
+        changes["signatures"] = f"{shown(signatures[0])}, but should be {shown(signatures[1])} (the same bytes)"
     got_args = [_call(p).get("args", {}) for p in dicts if "functionCall" in p]
     want_args = [p["functionCall"].get("args", {}) for p in want if "functionCall" in p]
     wrong = [f"call {k}: {shown(g)}, but should be {shown(w)}" for k, (g, w) in enumerate(zip(got_args, want_args))

@@ -7,7 +7,6 @@ turns that into a skip that names the library.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import subprocess
@@ -17,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from harness.adapter import capabilities_of
+from library_adapters import require, library_adapter
 
 FINDINGS = Path(__file__).resolve().parents[1] / "docs" / "findings"
-SKIP_VAR = "HARNESS_SKIP_LIBRARIES"
 
 # adapter module -> (distribution, import name, capabilities inferred from its methods)
 LIBRARIES = {
@@ -50,28 +49,9 @@ REPRODUCTIONS = {
 }
 
 
-def _require(import_name: str, distribution: str) -> None:
-    """Fail, or skip under HARNESS_SKIP_LIBRARIES=1, when the library is not importable."""
-    if import_name == "litellm":
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no cost-map download at import
-    try:
-        importlib.import_module(import_name)
-        return
-    except ImportError as exc:
-        reason = f"{distribution} is not importable ({exc})"
-    if os.environ.get(SKIP_VAR) == "1":
-        pytest.skip(f"{reason}; skipped because {SKIP_VAR}=1")
-    pytest.fail(
-        f"{reason}: install the extras with pip install -e '.[openai,langchain,litellm]', "
-        f"or set {SKIP_VAR}=1 to skip the library adapter tests",
-        pytrace=False,
-    )
-
-
 def _adapter(module: str):
     distribution, import_name, _ = LIBRARIES[module]
-    _require(import_name, distribution)
-    return importlib.import_module(f"harness.libraries.{module}").adapter
+    return library_adapter(module, import_name, distribution)
 
 
 ENVELOPE = {"id": "chatcmpl-9Xq2", "object": "chat.completion.chunk", "created": 1764500000,
@@ -213,7 +193,7 @@ def test_harness_does_not_import_the_library_adapters():
 def test_finding_reproduces_today(script, tmp_path):
     """Each finding's standalone reproduction still prints BUG; when one prints ok, the library fixed it."""
     library = REPRODUCTIONS[script]
-    _require(library, library)
+    require(library, library)
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     run = subprocess.run([sys.executable, str(FINDINGS / script)], capture_output=True, text=True, timeout=300,
                          cwd=tmp_path, env=env)

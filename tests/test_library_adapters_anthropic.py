@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-import os
 import shlex
 import shutil
 import subprocess
@@ -24,8 +23,7 @@ import pytest
 
 from harness.adapter import capabilities_of, format_of
 from harness.bridge import load_bridge
-
-SKIP_VAR = "HARNESS_SKIP_LIBRARIES"
+from library_adapters import library_adapter
 
 # adapter module -> (distribution, import name)
 LIBRARIES = {
@@ -37,16 +35,7 @@ LIBRARIES = {
 
 def _adapter(module: str):
     distribution, import_name = LIBRARIES[module]
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no cost-map download at import
-    try:
-        importlib.import_module(import_name)
-    except ImportError as exc:
-        reason = f"{distribution} is not importable ({exc})"
-        if os.environ.get(SKIP_VAR) == "1":
-            pytest.skip(f"{reason}; skipped because {SKIP_VAR}=1")
-        pytest.fail(f"{reason}: install the extras with pip install -e '.[test]', or set {SKIP_VAR}=1 to skip "
-                    "the library adapter tests", pytrace=False)
-    return importlib.import_module(f"harness.libraries.{module}").adapter
+    return library_adapter(module, import_name, distribution)
 
 
 def _event(data: dict) -> str:

@@ -9,15 +9,12 @@ under ``HARNESS_SKIP_LIBRARIES=1`` (as in ``tests/test_library_adapters.py``).
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
 
 import pytest
 
 from harness.adapter import capabilities_of, format_of
-
-SKIP_VAR = "HARNESS_SKIP_LIBRARIES"
+from library_adapters import library_adapter
 
 # adapter module -> (distribution, import name, wire format)
 LIBRARIES = {
@@ -28,15 +25,7 @@ LIBRARIES = {
 
 def _adapter(module: str):
     distribution, import_name, _ = LIBRARIES[module]
-    try:
-        importlib.import_module(import_name)
-    except ImportError as exc:
-        reason = f"{distribution} is not importable ({exc})"
-        if os.environ.get(SKIP_VAR) == "1":
-            pytest.skip(f"{reason}; skipped because {SKIP_VAR}=1")
-        pytest.fail(f"{reason}: install the extras with pip install -e '.[test]', or set {SKIP_VAR}=1 to skip "
-                    "the library adapter tests", pytrace=False)
-    return importlib.import_module(f"harness.libraries.{module}").adapter
+    return library_adapter(module, import_name, distribution)
 
 
 @pytest.mark.parametrize("module", LIBRARIES)

@@ -1,58 +1,33 @@
-"""The thin adapters around langchain-openai's Responses streaming and the OpenAI Agents SDK, and their findings.
+"""The thin adapters around langchain-openai's Responses streaming and the OpenAI Agents SDK.
 
 Each adapter is held to what its library makes of one realistic streamed
 turn: reasoning with ``encrypted_content``, a text answer and two parallel
 function calls, streamed item after item as the Responses API sends them.
 The libraries are the ``langchain-openai`` and ``openai-agents`` packages; a
 missing one fails with the install command, or skips under
-``HARNESS_SKIP_LIBRARIES=1`` (as in ``tests/test_library_adapters.py``).
+``HARNESS_SKIP_LIBRARIES=1`` (``tests/library_adapters.py``); their findings' reproductions run
+in ``tests/test_library_adapters.py``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from harness.adapter import capabilities_of, format_of
-
-FINDINGS = Path(__file__).resolve().parents[1] / "docs" / "findings"
-SKIP_VAR = "HARNESS_SKIP_LIBRARIES"
+from library_adapters import library_adapter
 
 # adapter module -> (distribution, import name)
 LIBRARIES = {
     "langchain_openai_responses": ("langchain-openai", "langchain_openai"),
     "openai_agents": ("openai-agents", "agents"),
 }
-# Each reproduction script and the library it reproduces a bug in.
-REPRODUCTIONS = {
-    "langchain-openai-responses-deltas-merged-by-arrival.py": "langchain_openai_responses",
-    "langchain-openai-responses-cut-stream-returned-as-final.py": "langchain_openai_responses",
-}
-
-
-def _require(module: str) -> None:
-    """Fail, or skip under HARNESS_SKIP_LIBRARIES=1, when the adapter's library is not importable."""
-    distribution, import_name = LIBRARIES[module]
-    try:
-        importlib.import_module(import_name)
-        return
-    except ImportError as exc:
-        reason = f"{distribution} is not importable ({exc})"
-    if os.environ.get(SKIP_VAR) == "1":
-        pytest.skip(f"{reason}; skipped because {SKIP_VAR}=1")
-    pytest.fail(f"{reason}: pip install {distribution}, or set {SKIP_VAR}=1 to skip the library adapter tests",
-                pytrace=False)
 
 
 def _adapter(module: str):
-    _require(module)
-    return importlib.import_module(f"harness.libraries.{module}").adapter
+    distribution, import_name = LIBRARIES[module]
+    return library_adapter(module, import_name, distribution)
 
 
 SHELL = {"id": "resp_68b1", "object": "response", "created_at": 1756315696, "model": "gpt-5-2025-08-07",
@@ -164,13 +139,3 @@ def test_the_agents_sdk_refuses_a_stream_cut_before_completed():
         _adapter("openai_agents").parse_stream(_body(_events()[:-1]))
 
 
-@pytest.mark.parametrize("script", REPRODUCTIONS)
-def test_finding_reproduces_today(script, tmp_path):
-    """Each finding's standalone reproduction still prints BUG; when one prints ok, the library fixed it."""
-    _require(REPRODUCTIONS[script])
-    run = subprocess.run([sys.executable, str(FINDINGS / script)], capture_output=True, text=True, timeout=300,
-                         cwd=tmp_path)
-    lines = run.stdout.strip().splitlines()
-    assert lines and lines[-1] == "BUG" and run.returncode == 1, (
-        f"{script} exited {run.returncode} with:\n{run.stdout}\n{run.stderr}\n"
-        "if it prints ok, the library fixed the bug: update docs/findings and this test")

@@ -46,21 +46,25 @@ def _model(body: bytes) -> ChatOpenAI:
     )
 
 
-def _usage(usage_metadata: dict | None) -> dict | None:
-    """LangChain's ``usage_metadata`` back under the chat-completions names it was read from."""
+# The wire's usage names LangChain's ``usage_metadata`` was read from: input, output, total, and the two
+# details objects (cached input tokens, reasoning output tokens).
+CHAT_USAGE = ("prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details",
+              "completion_tokens_details")
+
+
+def wire_usage(usage_metadata: dict | None, names: tuple[str, ...] = CHAT_USAGE) -> dict | None:
+    """LangChain's ``usage_metadata`` back under the wire's ``names`` it was read from."""
     if not usage_metadata:
         return None
-    usage = {
-        "prompt_tokens": usage_metadata.get("input_tokens"),
-        "completion_tokens": usage_metadata.get("output_tokens"),
-        "total_tokens": usage_metadata.get("total_tokens"),
-    }
+    input_name, output_name, total_name, input_details, output_details = names
+    usage = {input_name: usage_metadata.get("input_tokens"), output_name: usage_metadata.get("output_tokens"),
+             total_name: usage_metadata.get("total_tokens")}
     cached = (usage_metadata.get("input_token_details") or {}).get("cache_read")
     if cached is not None:
-        usage["prompt_tokens_details"] = {"cached_tokens": cached}
+        usage[input_details] = {"cached_tokens": cached}
     reasoning = (usage_metadata.get("output_token_details") or {}).get("reasoning")
     if reasoning is not None:
-        usage["completion_tokens_details"] = {"reasoning_tokens": reasoning}
+        usage[output_details] = {"reasoning_tokens": reasoning}
     return usage
 
 
@@ -113,7 +117,7 @@ class LangChainOpenAIAdapter:
                 for c in total.tool_call_chunks
             ],
             "finish_reason": total.response_metadata.get("finish_reason"),
-            "usage": _usage(total.usage_metadata),
+            "usage": wire_usage(total.usage_metadata),
         }
 
     def serialize_message(self, message: dict) -> dict:

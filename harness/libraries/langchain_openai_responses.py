@@ -35,6 +35,7 @@ import httpx
 from langchain_openai import ChatOpenAI
 
 from harness.libraries import BASE_URL, MODEL
+from harness.libraries.langchain_openai import wire_usage
 
 
 class IncompleteResponse(RuntimeError):
@@ -56,18 +57,8 @@ def _model(body: bytes) -> ChatOpenAI:
     )
 
 
-def _usage(usage_metadata: dict | None) -> dict | None:
-    """LangChain's ``usage_metadata`` back under the Responses names it was read from."""
-    if not usage_metadata:
-        return None
-    usage = {name: usage_metadata.get(name) for name in ("input_tokens", "output_tokens", "total_tokens")}
-    cached = (usage_metadata.get("input_token_details") or {}).get("cache_read")
-    if cached is not None:
-        usage["input_tokens_details"] = {"cached_tokens": cached}
-    reasoning = (usage_metadata.get("output_token_details") or {}).get("reasoning")
-    if reasoning is not None:
-        usage["output_tokens_details"] = {"reasoning_tokens": reasoning}
-    return usage
+# The Responses API's usage names (langchain_openai.wire_usage).
+RESPONSES_USAGE = ("input_tokens", "output_tokens", "total_tokens", "input_tokens_details", "output_tokens_details")
 
 
 def _block(block: dict) -> dict:
@@ -102,7 +93,7 @@ class LangChainOpenAIResponsesAdapter:
             raise IncompleteResponse(f"LangChain returned a turn with status 'incomplete': "
                                      f"{total.response_metadata.get('incomplete_details')}")
         return {"blocks": [_block(b) for b in total.content], "stop_reason": status,
-                "usage": _usage(total.usage_metadata)}
+                "usage": wire_usage(total.usage_metadata, RESPONSES_USAGE)}
 
 
 adapter = LangChainOpenAIResponsesAdapter()

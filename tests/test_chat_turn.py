@@ -3,22 +3,17 @@
 import pytest
 from hypothesis import given
 
-from harness.adapter import FORMATS
 from harness.contracts.block_checks import assert_same_turn
 from harness.reference import adapter as chat_reference
 from harness.reference import anthropic_adapter
 from harness.testing import anthropic_streams, chat_turns
 from harness.wire import chat_turn
 from harness.wire.chunks import completion_chunks
-from harness.wire.codecs import CODECS, Codec, codec_for
+from harness.formats import spec_for
+from harness.wire.codecs import Codec
 from harness.wire.sse import sse
 
-CHAT = codec_for("chat")
-
-
-def test_every_format_has_a_codec():
-    assert CODECS.keys() == FORMATS.keys()
-    assert all(codec.format == name for name, codec in CODECS.items())
+CHAT = spec_for("chat").codec
 
 
 @given(chat_turns.streamed_turns())
@@ -31,7 +26,7 @@ def test_a_turn_written_and_parsed_decodes_to_itself(sample):
 @given(anthropic_streams.streamed_turns())
 def test_the_anthropic_codec_is_its_writer_and_the_identity(sample):
     turn, plan = sample
-    codec = codec_for("anthropic")
+    codec = spec_for("anthropic").codec
     assert codec.decode(anthropic_adapter.parse_stream(codec.body(turn, plan))) == turn
 
 

@@ -37,7 +37,7 @@ from harness.reference.sse import StreamError
 from harness.rules import gemini_history as gemini_rules, responses_history as responses_rules
 from harness.testing import ScriptedModel, ScriptedTool, gemini_history, responses_history
 from harness.testing import gemini_streams, responses_streams
-from harness.wire.codecs import codec_for
+from harness.formats import spec_for
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTION = "Weather in Zürich and Oslo?"
@@ -119,7 +119,7 @@ def test_a_round_decodes_and_replays_as_received_everywhere(name, data):
     fmt = FORMATS[name]
     ref = fmt.adapter
     turn, plan = data.draw(fmt.streamed)
-    codec = codec_for(name)
+    codec = spec_for(name).codec
     body = codec.body(turn, plan)
     decoded = ref.parse_stream(body)
     fmt.same_turn(codec.decode(decoded), turn, f"decoded from {body[:400]!r}")
@@ -147,7 +147,7 @@ def test_a_round_decodes_and_replays_as_received_everywhere(name, data):
 def test_every_byte_cut_of_the_pinned_body_is_refused_or_whole(name):
     fmt = FORMATS[name]
     turn, plan = fmt.pinned
-    codec = codec_for(name)
+    codec = spec_for(name).codec
     body = codec.body(turn, plan)
     returned, crashed = [], []
     for n in range(len(body) + 1):

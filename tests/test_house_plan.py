@@ -24,6 +24,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("plugin",),
     ("nightly", "loopback"),
     ("mutation", "under_test"),
+    ("formats",),
     ("bridge", "rules", "libraries", "outcomes"),
     ("config", "wire", "reference"),
     ("adapter", "clip", "processes", "exit_codes", "__init__"),

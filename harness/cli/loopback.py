@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 
+from harness.adapter import FORMATS
 from harness.rules.reasoning import DEFAULT_ERA, ERAS
 
 COMMANDS = ("serve", "probe", "record")
 PROFILES = ("openai", "deepseek", "gateway")
-FORMATS = ("chat", "anthropic", "openai-responses", "gemini")
 DELIVERY_HELP = ("how streamed bodies are cut: whole, bytes:N, inside-events, inside-crlf, inside-utf8 "
                  "(default: whole)")
 
@@ -40,7 +40,7 @@ def add_subcommands(sub) -> None:
                        help="a tool the fake model may call (repeatable); no other tool is ever called")
     probe.add_argument("--scenario", action="append", default=[], metavar="NAME",
                        help="run only these scenarios (repeatable; default: the whole suite)")
-    probe.add_argument("--format", choices=FORMATS, default="chat",
+    probe.add_argument("--format", choices=tuple(FORMATS), default="chat",
                        help="the wire the agent talks: chat (OpenAI chat completions, {base_url} ends in /v1), "
                             "anthropic (Messages, {base_url} is the origin), openai-responses (Responses, {base_url} "
                             "ends in /v1) or gemini (generateContent, {base_url} is the origin); each but chat is "

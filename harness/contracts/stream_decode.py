@@ -6,11 +6,11 @@ from typing import Any
 
 from harness.clip import shown
 from harness.under_test.invoke import valid
-from harness.wire.codecs import codec_for
+from harness.formats import spec_for
 
 
 def decoded(stream, format: str, turn: dict, cut: Any = None) -> tuple[object, str]:
     """``(the turn the adapter decoded, where)``: ``where`` names the format, the turn sent and the body."""
-    codec = codec_for(format)
+    codec = spec_for(format).codec
     body = codec.body(turn, cut)
     return codec.decode(valid(stream).parse_stream(body)), f"{format} turn {shown(turn)}; stream: {shown(body)}"

@@ -50,7 +50,7 @@ from harness.testing.chat_turns import as_sent
 from harness.testing.streams import envelopes
 from harness.under_test.invoke import valid
 from harness.wire.chunks import ENVELOPE
-from harness.wire.codecs import codec_for
+from harness.formats import spec_for
 
 
 def _first(index: int, cid: str, name: str, arguments: str) -> dict:
@@ -84,7 +84,7 @@ def _check(stream, chunks: list[list[dict]], expected: list[tuple[str, str, str]
     where = f"{what}; {len(got_ids)} calls parsed, ids {shown(got_ids)}; stream: {shown(body)}"
     want_text = "".join(piece for _, piece in sorted((text or {}).items()))
     sent = _sent(expected, want_text)
-    got = as_sent(codec_for("chat").decode(parsed), sent)
+    got = as_sent(spec_for("chat").codec.decode(parsed), sent)
     ids = blocks.call_ids(got, sent)
     assert "missing" not in ids, (
         f"calls {shown(ids.get('missing'))} are missing, but every call streamed should be there; {where}")

@@ -20,6 +20,7 @@ import threading
 from dataclasses import dataclass, field
 
 from harness.clip import clip_json
+from harness.formats import spec_for
 
 # Only a guard against a kernel that never starts the rest of a batch (a serial
 # one): a concurrent kernel on any machine starts a few threads far sooner. It
@@ -27,15 +28,6 @@ from harness.clip import clip_json
 # still returns and is judged on the evidence.
 HANG_GUARD_SECONDS = 4.0
 _POOL_WORKER = "concurrent/futures/thread.py"
-
-
-# What a round leaves out, per format: a chat response, or a neutral turn (harness.adapter).
-_BLANK = {
-    "chat": {"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"},
-    "anthropic": {"blocks": [], "stop_reason": "end_turn", "usage": None},
-    "openai-responses": {"blocks": [], "stop_reason": "completed", "usage": None},
-    "gemini": {"blocks": [], "stop_reason": "STOP", "usage": None},
-}
 
 
 class ScriptExhausted(AssertionError):
@@ -66,7 +58,7 @@ class ScriptedModel:
                 f"kernel sent request #{n} but the script has {len(self.rounds)} rounds; "
                 f"last request messages: {clip_json(request.get('messages'), 500)}"
             )
-        response = copy.deepcopy(_BLANK[self.format])
+        response = copy.deepcopy(spec_for(self.format).blank_turn)
         response.update(copy.deepcopy(self.rounds[n - 1]))
         return response
 

@@ -1,4 +1,4 @@
-"""Each wire format's codec of the neutral turn, by format name: what lets one contract run in every format.
+"""A wire format's codec of the neutral turn: what lets one contract run in every format.
 
 The rules every format shares are stated once over the neutral turn
 (``harness.adapter``, the ``anthropic`` section; ``harness.rules.blocks``).
@@ -20,7 +20,7 @@ cut, sends the body, and holds ``decode(parse_stream(body))`` to the turn.
   adapters return turns too (with the format's extra keys: item ids and
   summaries, signatures on any part).
 
-Every name in ``harness.adapter.FORMATS`` has a codec here (``tests/test_chat_turn.py`` holds it).
+Each format's row (:mod:`harness.formats`) holds its codec.
 """
 
 from __future__ import annotations
@@ -28,8 +28,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-from harness.wire import anthropic_events, chat_turn, gemini_events, responses_events
 
 
 @dataclass(frozen=True)
@@ -46,18 +44,6 @@ class Codec:
         return self.write(turn, self.cut_type() if cut is None else cut)
 
 
-def _same(parsed: object) -> object:
+def same(parsed: object) -> object:
+    """The decoder of a format whose adapters already return neutral turns."""
     return parsed
-
-
-CODECS: dict[str, Codec] = {
-    "chat": Codec("chat", chat_turn.turn_body, chat_turn.decode, chat_turn.Cut),
-    "anthropic": Codec("anthropic", anthropic_events.turn_body, _same, anthropic_events.Plan),
-    "openai-responses": Codec("openai-responses", responses_events.turn_body, _same, responses_events.Plan),
-    "gemini": Codec("gemini", gemini_events.turn_body, _same, gemini_events.Plan),
-}
-
-
-def codec_for(format: str) -> Codec:
-    """The codec of ``format`` (a name in ``harness.adapter.FORMATS``)."""
-    return CODECS[format]

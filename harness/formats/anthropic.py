@@ -1,0 +1,19 @@
+"""Anthropic Messages."""
+
+from harness.formats.spec import FormatSpec
+from harness.rules import anthropic_history
+from harness.wire import anthropic_events
+from harness.wire.codecs import Codec, same
+from harness.wire.framing import SSE
+
+SPEC = FormatSpec(
+    name="anthropic",
+    label="Anthropic Messages",
+    endpoint="POST /v1/messages",
+    codec=Codec("anthropic", anthropic_events.turn_body, same, anthropic_events.Plan),
+    framing=SSE,
+    rules=anthropic_history.RULES,
+    reference="harness.reference:anthropic_adapter",
+    catalogue="mutants-anthropic.toml",
+    blank_turn={"blocks": [], "stop_reason": "end_turn", "usage": None},
+)

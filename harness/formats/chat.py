@@ -1,0 +1,18 @@
+"""OpenAI chat completions: the default format."""
+
+from harness.formats.spec import FormatSpec
+from harness.wire import chat_turn
+from harness.wire.codecs import Codec
+from harness.wire.framing import SSE
+
+SPEC = FormatSpec(
+    name="chat",
+    label="OpenAI chat completions",
+    endpoint="POST /chat/completions",
+    codec=Codec("chat", chat_turn.turn_body, chat_turn.decode, chat_turn.Cut),
+    framing=SSE,
+    rules=("body-not-json", "messages-missing", "unanswered-tool-calls", "orphan-tool-message"),
+    reference="harness.reference:adapter",
+    catalogue="mutants.toml",
+    blank_turn={"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"},
+)

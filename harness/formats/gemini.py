@@ -1,0 +1,19 @@
+"""Google Gemini generateContent."""
+
+from harness.formats.spec import FormatSpec
+from harness.rules import gemini_history
+from harness.wire import gemini_events
+from harness.wire.codecs import Codec, same
+from harness.wire.framing import SSE
+
+SPEC = FormatSpec(
+    name="gemini",
+    label="Google Gemini generateContent",
+    endpoint="POST /v1beta/models/{model}:streamGenerateContent?alt=sse",
+    codec=Codec("gemini", gemini_events.turn_body, same, gemini_events.Plan),
+    framing=SSE,
+    rules=gemini_history.RULES,
+    reference="harness.reference:gemini_adapter",
+    catalogue="mutants-gemini.toml",
+    blank_turn={"blocks": [], "stop_reason": "STOP", "usage": None},
+)

@@ -1,0 +1,19 @@
+"""OpenAI Responses."""
+
+from harness.formats.spec import FormatSpec
+from harness.rules import responses_history
+from harness.wire import responses_events
+from harness.wire.codecs import Codec, same
+from harness.wire.framing import SSE
+
+SPEC = FormatSpec(
+    name="openai-responses",
+    label="OpenAI Responses",
+    endpoint="POST /v1/responses",
+    codec=Codec("openai-responses", responses_events.turn_body, same, responses_events.Plan),
+    framing=SSE,
+    rules=responses_history.RULES,
+    reference="harness.reference:responses_adapter",
+    catalogue="mutants-responses.toml",
+    blank_turn={"blocks": [], "stop_reason": "completed", "usage": None},
+)

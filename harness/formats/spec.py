@@ -1,0 +1,47 @@
+"""One wire format as one row: what every whole-run path (check, gate, nightly, serve, probe, docs) reads of it.
+
+A row binds a format's own modules, the way a Schemathesis spec adapter binds
+a protocol: the codec that writes and reads its streams, the framing of its
+bodies, the history rules its provider refuses, the bundled reference and its
+known-bug catalogue, and what a scripted round leaves out. The loopback route
+and the strategies are rows of their own floors (``harness.loopback.wires``,
+``harness.testing.formats``), keyed by the same names; ``tests/test_format_table.py``
+fails when any of them lacks a format or names one ``harness.adapter.FORMATS`` lacks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import harness
+from harness.wire.codecs import Codec
+from harness.wire.framing import BodyFraming
+
+PACKAGE = Path(harness.__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    """A wire format's row."""
+
+    name: str  # as in harness.adapter.FORMATS and an adapter's ``format`` attribute
+    label: str  # what reports call it: "OpenAI Responses"
+    endpoint: str  # the request it streams: "POST /v1/responses"
+    codec: Codec
+    framing: BodyFraming
+    rules: tuple[str, ...]  # the history rules its provider refuses a request by (harness.rules.registry names)
+    reference: str  # the bundled reference adapter, module:attribute
+    catalogue: str  # its known bugs, a file in the installed package (the `file` of each is relative to its parent)
+    blank_turn: dict  # what a scripted round leaves out: a chat response, or a neutral turn
+
+    @property
+    def catalogue_path(self) -> Path:
+        return PACKAGE / self.catalogue
+
+    def reference_adapter(self) -> Any:
+        """The reference adapter object of this format (imported on demand: the references are large)."""
+        from harness.adapter import load_adapter
+
+        return load_adapter(self.reference).obj

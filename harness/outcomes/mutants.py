@@ -77,6 +77,7 @@ class MutantResult:
     source: str = ""  # the original file's text, for reports that show it
     kind: TestOutcome | Literal[""] = ""  # killed: one of KILL_KINDS
     engine: str = ""  # how the patch was applied (in memory, or a copy of the project), and why
+    format: str = ""  # the wire format whose reference and contracts judged it ("": a project's own run)
 
     @property
     def status_line(self) -> str:

@@ -19,8 +19,9 @@ def test_a_row_binds_its_own_parts(name):
     assert spec.name == name
     assert spec.codec.format == name, f"{name}'s row holds the codec of {spec.codec.format}"
     assert load_adapter(spec.reference).format == name, f"{spec.reference} does not speak {name}"
-    assert spec.catalogue_path.is_file(), f"{name}'s catalogue {spec.catalogue} is not in the package"
-    assert load_catalogue(spec.catalogue_path).mutants, f"{name}'s catalogue holds no known bug"
+    for path in spec.catalogue_paths:
+        assert path.is_file(), f"{name}'s catalogue {path.name} is not in the package"
+        assert load_catalogue(path).mutants, f"{name}'s catalogue {path.name} holds no known bug"
     assert spec.rules, f"{name}'s row names no history rule"
 
 

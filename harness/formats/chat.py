@@ -13,6 +13,6 @@ SPEC = FormatSpec(
     framing=SSE,
     rules=("body-not-json", "messages-missing", "unanswered-tool-calls", "orphan-tool-message"),
     reference="harness.reference:adapter",
-    catalogue="mutants.toml",
+    catalogues=("mutants.toml",),
     blank_turn={"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"},
 )

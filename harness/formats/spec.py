@@ -33,12 +33,12 @@ class FormatSpec:
     framing: BodyFraming
     rules: tuple[str, ...]  # the history rules its provider refuses a request by (harness.rules.registry names)
     reference: str  # the bundled reference adapter, module:attribute
-    catalogue: str  # its known bugs, a file in the installed package (the `file` of each is relative to its parent)
+    catalogues: tuple[str, ...]  # its known bugs: files in the installed package (each bug's `file` relative to its parent)
     blank_turn: dict  # what a scripted round leaves out: a chat response, or a neutral turn
 
     @property
-    def catalogue_path(self) -> Path:
-        return PACKAGE / self.catalogue
+    def catalogue_paths(self) -> tuple[Path, ...]:
+        return tuple(PACKAGE / name for name in self.catalogues)
 
     def reference_adapter(self) -> Any:
         """The reference adapter object of this format (imported on demand: the references are large)."""

@@ -26,34 +26,39 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.adapter import FORMATS
+from harness.adapter import DEFAULT_FORMAT, FORMATS
+from harness.formats import SPECS
 
 REPO = Path(__file__).resolve().parent.parent
 FINDINGS = REPO / "docs" / "findings" / "findings.toml"
 LEVELS = ("wire", "robust", "provider", "policy")
 
-# (name shown, wire format, harness check arguments); names are unique across formats (findings.toml uses them)
-ADAPTERS = [
-    ("reference", "chat", ["--adapter", "harness.reference:adapter"]),
+# Each format's bundled reference runs first, from the format table: it must pass every contract of its format.
+REFERENCES = [
+    ("reference" if name == DEFAULT_FORMAT else f"reference ({name})", name, ["--adapter", spec.reference])
+    for name, spec in SPECS.items()
+]
+# The shipped library adapters: (name shown, wire format, harness check arguments); names are unique across
+# formats (findings.toml uses them).
+LIBRARIES = [
     ("openai-python", "chat", ["--adapter", "harness.libraries.openai_sdk:adapter"]),
     ("langchain-openai", "chat", ["--adapter", "harness.libraries.langchain_openai:adapter"]),
     ("litellm", "chat", ["--adapter", "harness.libraries.litellm_sdk:adapter"]),
     ("Vercel AI SDK", "chat", ["--adapter-cmd", "node examples/vercel-ai-adapter/bridge.js"]),
-    ("reference (Anthropic)", "anthropic", ["--adapter", "harness.reference:anthropic_adapter"]),
     ("anthropic-python", "anthropic", ["--adapter", "harness.libraries.anthropic_sdk:adapter"]),
     ("langchain-anthropic", "anthropic", ["--adapter", "harness.libraries.langchain_anthropic:adapter"]),
     ("litellm (Anthropic)", "anthropic", ["--adapter", "harness.libraries.litellm_anthropic:adapter"]),
     ("Vercel AI SDK (Anthropic)", "anthropic", ["--adapter-cmd", "node examples/vercel-ai-anthropic/bridge.js"]),
-    ("reference (Responses)", "openai-responses", ["--adapter", "harness.reference:responses_adapter"]),
     ("openai-python (Responses)", "openai-responses", ["--adapter", "harness.libraries.openai_responses:adapter"]),
     ("langchain-openai (Responses)", "openai-responses",
      ["--adapter", "harness.libraries.langchain_openai_responses:adapter"]),
     ("OpenAI Agents SDK", "openai-responses", ["--adapter", "harness.libraries.openai_agents:adapter"]),
     ("Vercel AI SDK (Responses)", "openai-responses", ["--adapter-cmd", "node examples/vercel-ai-responses/bridge.js"]),
-    ("reference (Gemini)", "gemini", ["--adapter", "harness.reference:gemini_adapter"]),
     ("google-genai", "gemini", ["--adapter", "harness.libraries.google_genai:adapter"]),
     ("Vercel AI SDK (Gemini)", "gemini", ["--adapter-cmd", "node examples/vercel-ai-google/bridge.js"]),
 ]
+ADAPTERS = REFERENCES + LIBRARIES
+REFERENCE_NAMES = {name for name, _, _ in REFERENCES}
 # The skip message of a contract that holds for other formats than the adapter's (harness.plugin.session).
 OTHER_FORMAT = "; this contract holds for "
 
@@ -161,7 +166,7 @@ def render(results: dict[str, tuple[list[Outcome], str]], findings: list[dict]) 
         failures += ["| level | contract | finding |", "|---|---|---|"]
         for o in sorted(failed, key=lambda o: (LEVELS.index(o.level) if o.level in LEVELS else 9, o.nodeid)):
             finding = _explained(name, o.nodeid, findings)
-            if name.startswith("reference"):
+            if name in REFERENCE_NAMES:
                 link = "**the reference fails its own contract**"
                 unexplained.append(f"{name}: {o.nodeid}: {o.message}")
             elif finding is not None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from harness.clip import shown
-from harness.under_test.invoke import valid
 from harness.formats import spec_for
+from harness.under_test.invoke import valid
 
 
 def decoded(stream, format: str, turn: dict, cut: Any = None) -> tuple[object, str]:

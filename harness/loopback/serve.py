@@ -78,7 +78,8 @@ def routes_served(provider) -> list[str]:
     from harness.formats import spec_for
 
     chat = spec_for(DEFAULT_FORMAT)
-    lines = [f"{chat.label} ({chat.endpoint}) at {provider.base_url}, profile {provider.profile.describe()}"]
+    lines = [f"{chat.label} ({chat.endpoint}) at {provider.route_url(chat.name)}, profile "
+             f"{provider.profile.describe()}"]
     for route in provider.routes:
         spec = spec_for(route.wire.name)
         lines.append(f"{spec.label} ({spec.endpoint}) at {provider.route_url(spec.name)}, scenario "

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from harness.adapter import DEFAULT_FORMAT
 from harness.loopback import answers
 from harness.loopback.completion import fold
 from harness.loopback.content_coding import IDENTITY, choose, encode
@@ -190,8 +191,8 @@ class LoopbackProvider:
         return next(route for route in self.routes if route.wire.name == name)
 
     def route_url(self, name: str) -> str:
-        """What a client of format ``name`` is configured with: the origin and the base path its row names."""
-        return self.origin + WIRES[name].base_path
+        """What a client of format ``name`` is configured with: the chat base URL, or the origin and its row's path."""
+        return self.base_url if name == DEFAULT_FORMAT else self.origin + WIRES[name].base_path
 
     def describe(self) -> str:
         coded = f", {self.coding} when offered" if self.coding != IDENTITY else ""

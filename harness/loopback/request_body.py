@@ -28,8 +28,8 @@ class BodyFault:
     reason: str = ""  # the JSON parser's words, for a syntax fault
 
 
-def body_fault(raw: bytes, shape: Callable[[dict], str | None], shape_rule: str) -> BodyFault | None:
-    """The fault of ``raw``, or None for a JSON object of the right shape; ``shape`` names what is wrong with one."""
+def read_body(raw: bytes, shape: Callable[[dict], str | None], shape_rule: str) -> dict | BodyFault:
+    """The request ``raw`` holds, or its fault; ``shape`` names what is wrong with a JSON object, if anything."""
     try:
         value = json.loads(raw or b"")  # an empty body is not JSON either
     except ValueError as exc:  # a JSONDecodeError, or a UnicodeDecodeError of bytes that are not text
@@ -38,4 +38,4 @@ def body_fault(raw: bytes, shape: Callable[[dict], str | None], shape_rule: str)
         return BodyFault(BODY_NOT_JSON, NOT_OBJECT, f"the request body is {clip_json(value, 60)}, "
                          "not a JSON object")
     wrong = shape(value)
-    return None if wrong is None else BodyFault(shape_rule, SHAPE, wrong)
+    return value if wrong is None else BodyFault(shape_rule, SHAPE, wrong)

@@ -18,13 +18,12 @@ complete turns are remembered: a failed one is not history.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.loopback.exchanges import Exchange, Violation
-from harness.loopback.request_body import BODY_NOT_JSON, BodyFault, body_fault
+from harness.loopback.request_body import BODY_NOT_JSON, BodyFault, read_body
 from harness.loopback.round_types import RouteReply, RoundScenario
 from harness.rules.registry import RULES
 
@@ -72,12 +71,10 @@ class StrictProfile:
 
     def check(self, raw: bytes, number: int) -> list[Violation]:
         """The fault of a body that is not a request, else every refusal of the history rules."""
-        fault = body_fault(raw, self.wire.shape, self.wire.shape_rule)
-        if fault is not None:
-            status, error = self.wire.unreadable(fault)
-            return [Violation(fault.rule, RULES[fault.rule].level, number, None, fault.detail, status, self.name,
-                              error)]
-        body = json.loads(raw)
+        body = read_body(raw, self.wire.shape, self.wire.shape_rule)
+        if isinstance(body, BodyFault):
+            status, error = self.wire.unreadable(body)
+            return [Violation(body.rule, RULES[body.rule].level, number, None, body.detail, status, self.name, error)]
         found = self.wire.refusals(body, self.wire.paired(body, self.sent))
         return [self._violation(r, number) for r in found]
 

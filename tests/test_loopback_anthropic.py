@@ -7,9 +7,10 @@ import json
 import httpx
 import pytest
 
-from harness.loopback.anthropic_route import MessagesRoute
+from harness.loopback.anthropic_format import ANTHROPIC
 from harness.loopback.delivery import MODES, Delivery
 from harness.loopback.server import LoopbackProvider
+from harness.loopback.strict_route import FormatRoute
 from harness.rules.anthropic_history import SIGNATURE_TEXT, UNMODIFIED_TEXT
 from harness.wire.sse import events
 
@@ -25,7 +26,7 @@ def _body(messages, stream=False):
 
 
 def _post(provider, body, headers=KEY):
-    return httpx.post(provider.messages_base_url + "/v1/messages", json=body, headers=headers, timeout=10)
+    return httpx.post(provider.route_url("anthropic") + "/v1/messages", json=body, headers=headers, timeout=10)
 
 
 def _results(content):
@@ -46,8 +47,8 @@ def _loop(provider, edit=lambda content: content, rounds=6):
     raise AssertionError(f"the tool loop did not end in {rounds} rounds: {[a.json() for a in answers]}")
 
 
-def _provider(scenario):
-    return LoopbackProvider(messages=MessagesRoute(scenario))
+def _provider(scenario, delivery=None):
+    return LoopbackProvider(routes=(FormatRoute(ANTHROPIC, scenario),), **({"delivery": delivery} if delivery else {}))
 
 
 def test_without_an_api_key_the_answer_is_anthropics_401():
@@ -137,7 +138,7 @@ def test_a_scripted_overload_is_an_error_event_mid_stream_or_a_529():
     with _provider("stream-error") as provider:
         streamed = _post(provider, _body(prompt, stream=True))
         whole = _post(provider, _body(prompt))
-        remembered = provider.messages.profile.sent
+        remembered = provider.route("anthropic").profile.sent
     data = [json.loads(d) for d in events(streamed.content)]
     assert streamed.status_code == 200 and data[-1] == {"type": "error", "error": {"type": "overloaded_error",
                                                                                     "message": "Overloaded"}}, data
@@ -152,7 +153,7 @@ def test_every_delivery_cut_applies_to_the_messages_stream(mode):
     prompt = [{"role": "user", "content": "Wie ist das Wetter in Zürich?"}]
     with _provider("interleaved-thinking") as whole_provider:
         whole = _post(whole_provider, _body(prompt, stream=True)).content
-    with LoopbackProvider(messages=MessagesRoute("interleaved-thinking"), delivery=delivery) as provider:
+    with _provider("interleaved-thinking", delivery) as provider:
         cut = _post(provider, _body(prompt, stream=True)).content
         exchange = provider.record.exchanges[-1]
     assert exchange.pieces > 1, f"{mode}: the stream went out in one piece"

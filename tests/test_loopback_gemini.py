@@ -110,7 +110,7 @@ def test_a_faithful_replay_is_accepted_round_after_round(scenario, stream):
 def test_a_stream_decodes_to_the_turn_the_profile_remembers(scenario):
     with _provider(scenario) as provider:
         response = _stream(provider, [_prompt()])
-        sent = provider.routes[1].profile.sent
+        sent = provider.route("gemini").profile.sent
     assert response.status_code == 200, response.text
     assert len(sent) == 1, f"expected the one turn streamed to be remembered, got {len(sent)}"
     decoded = gemini_adapter.parse_stream(response.content)
@@ -208,7 +208,7 @@ def test_a_scripted_failure_is_an_error_chunk_mid_stream_or_a_503():
     with _provider("stream-error") as provider:
         streamed = _stream(provider, [_prompt()])
         whole = _post(provider, [_prompt()])
-        remembered = provider.routes[1].profile.sent
+        remembered = provider.route("gemini").profile.sent
     data = [json.loads(d) for d in events(streamed.content)]
     assert streamed.status_code == 200 and data[-1] == {"error": UNAVAILABLE}, data
     assert not any("finishReason" in c for d in data for c in d.get("candidates", [])), data

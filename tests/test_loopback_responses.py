@@ -97,7 +97,7 @@ def test_a_faithful_replay_is_accepted_round_after_round(scenario, stream):
 def test_a_stream_decodes_to_the_turn_the_profile_remembers(scenario):
     with _provider(scenario) as provider:
         response = _post(provider, _body([PROMPT], stream=True))
-        sent = provider.routes[0].profile.sent
+        sent = provider.route("openai-responses").profile.sent
     assert response.status_code == 200, response.text
     assert len(sent) == 1, f"expected the one turn streamed to be remembered, got {len(sent)}"
     decoded = responses_adapter.parse_stream(response.content)
@@ -155,7 +155,7 @@ def test_each_broken_replay_gets_openais_answer(name):
     error = refused.json()["error"]
     assert error["type"] == "invalid_request_error" and error["param"] == "input", error
     first = violations[0].message_index  # the first refusal in input order is the one answered
-    sent_rs = provider.routes[0].profile.sent[0]["blocks"][0]["item_id"]
+    sent_rs = provider.route("openai-responses").profile.sent[0]["blocks"][0]["item_id"]
     expected = text.format(id=request["input"][first].get("id"), rs=sent_rs, n=first)
     assert error["message"] == expected, f"{name}: expected {expected!r}, got {error['message']!r}"
     shown = exchange.excerpt(first)
@@ -176,7 +176,7 @@ def test_a_scripted_failure_is_an_error_event_mid_stream_or_a_500():
     with _provider("stream-error") as provider:
         streamed = _post(provider, _body([PROMPT], stream=True))
         whole = _post(provider, _body([PROMPT]))
-        remembered = provider.routes[0].profile.sent
+        remembered = provider.route("openai-responses").profile.sent
     data = [json.loads(d) for d in events(streamed.content)]
     assert streamed.status_code == 200 and data[-1]["type"] == "error", data
     assert "response.completed" not in [d["type"] for d in data], data

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from harness.adapter import FORMATS
+from harness.adapter import DEFAULT_FORMAT, FORMATS
 from harness.rules.reasoning import DEFAULT_ERA, ERAS
 
 COMMANDS = ("serve", "probe", "record")
@@ -40,11 +40,7 @@ def add_subcommands(sub) -> None:
                        help="a tool the fake model may call (repeatable); no other tool is ever called")
     probe.add_argument("--scenario", action="append", default=[], metavar="NAME",
                        help="run only these scenarios (repeatable; default: the whole suite)")
-    probe.add_argument("--format", choices=tuple(FORMATS), default="chat",
-                       help="the wire the agent talks: chat (OpenAI chat completions, {base_url} ends in /v1), "
-                            "anthropic (Messages, {base_url} is the origin), openai-responses (Responses, {base_url} "
-                            "ends in /v1) or gemini (generateContent, {base_url} is the origin); each but chat is "
-                            "judged by the strict profile of its name")
+    probe.add_argument("--format", choices=tuple(FORMATS), default=DEFAULT_FORMAT, help=_format_help())
     _provider_arguments(probe)
     probe.add_argument("--levels", type=_levels, default=(), metavar="LEVEL[,LEVEL]",
                        help="only checks of these rule levels: wire, robust, provider, policy (default: all)")
@@ -68,6 +64,20 @@ def add_subcommands(sub) -> None:
                         help="environment variable that holds the API key (default: HARNESS_API_KEY)")
     record.add_argument("--adapter", metavar="MODULE:ATTR",
                         help="the transport adapter whose HTTP client records (default: the reference)")
+
+
+def _format_help() -> str:
+    """Each format, its label and what {base_url} is, from the format table and the loopback's rows."""
+    from harness.formats import spec_for
+    from harness.loopback.wires import WIRES
+
+    def base(path: str) -> str:
+        return f"ends in {path}" if path else "is the origin"
+
+    rows = [f"{DEFAULT_FORMAT} ({spec_for(DEFAULT_FORMAT).label}, {{base_url}} {base('/v1')})"]
+    rows += [f"{name} ({spec_for(name).label}, {{base_url}} {base(row.base_path)})" for name, row in WIRES.items()]
+    return (f"the wire the agent talks: {', '.join(rows)}; each but {DEFAULT_FORMAT} is judged by the strict "
+            "profile of its name")
 
 
 def _provider_arguments(parser: argparse.ArgumentParser) -> None:

@@ -10,10 +10,13 @@ import argparse
 import sys
 
 from harness import exit_codes
+from harness.formats import spec_for
 from harness.loopback.delivery import Delivery
-from harness.loopback.probe import SUITE, Case, ProbeUsage, run_case
+from harness.loopback.probe import SUITE, ProbeUsage, run_case
+from harness.loopback.probe_case import Case
 from harness.loopback.probe_checks import tested
 from harness.loopback.scenarios import SCENARIOS
+from harness.loopback.wires import WIRES
 from harness.outcomes.checks import CheckResult
 from harness.outcomes.results import FAILED
 from harness.processes import Children
@@ -25,15 +28,13 @@ from harness.report.results_markdown import render_markdown
 from harness.report.sarif import program_source, write_sarif
 
 JUNIT_SUITE = "harness probe"
-# The formats judged by a strict profile of their own (--profile and --deepseek-era are chat's).
-STRICT = {"anthropic": "anthropic (Messages)", "openai-responses": "openai-responses (Responses)",
-          "gemini": "gemini (generateContent)"}
 SHOWN_LINES = 10  # of a failing check's findings and excerpts on the terminal; the files hold every one
 
 
 def _header(args: argparse.Namespace, tools: frozenset[str]) -> list[str]:
+    # A format with a loopback row is judged by its strict profile; --profile and --deepseek-era are chat's.
     era = f" (era {args.deepseek_era})" if args.profile == "deepseek" else ""
-    profile = STRICT.get(args.format, f"{args.profile}{era}")
+    profile = f"{args.format} ({spec_for(args.format).label})" if args.format in WIRES else f"{args.profile}{era}"
     return [f"agent command: {args.agent_cmd}", f"provider profile: {profile}",
             f"tools the fake model may call: {', '.join(sorted(tools)) or 'none (no tool call will be made)'}",
             f"levels: {', '.join(args.levels) or 'all'}"]
@@ -48,11 +49,7 @@ def _run(cases: list[Case], args: argparse.Namespace, tools: frozenset[str],
             shown = (override or case.delivery).describe()
             print(f"harness probe: scenario {case.scenario} ({scenarios[case.scenario].title}; delivery {shown})",
                   flush=True)
-            if args.format == "anthropic":
-                from harness.loopback import anthropic_probe
-
-                found = anthropic_probe.run_case(case, args.agent_cmd, tools, args.agent_timeout, override)
-            elif args.format in STRICT:
+            if args.format in WIRES:
                 from harness.loopback import format_probe
 
                 found = format_probe.run_case(args.format, case, args.agent_cmd, tools, args.agent_timeout, override)
@@ -68,27 +65,11 @@ def _run(cases: list[Case], args: argparse.Namespace, tools: frozenset[str],
 
 
 def _scenarios(fmt: str) -> dict:
-    if fmt == "anthropic":
-        from harness.loopback.anthropic_scenarios import SCENARIOS as MESSAGES_SCENARIOS
-
-        return MESSAGES_SCENARIOS
-    if fmt in STRICT:
-        from harness.loopback.format_probe import FORMATS
-
-        return FORMATS[fmt].wire.scenarios
-    return SCENARIOS
+    return WIRES[fmt].format.scenarios if fmt in WIRES else SCENARIOS
 
 
 def _suite(fmt: str) -> tuple[Case, ...]:
-    if fmt == "anthropic":
-        from harness.loopback.anthropic_probe import SUITE as MESSAGES_SUITE
-
-        return MESSAGES_SUITE
-    if fmt in STRICT:
-        from harness.loopback.format_probe import FORMATS
-
-        return FORMATS[fmt].suite
-    return SUITE
+    return WIRES[fmt].suite if fmt in WIRES else SUITE
 
 
 def run_probe(args: argparse.Namespace) -> int:

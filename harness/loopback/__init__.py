@@ -7,9 +7,11 @@
   (:mod:`.schema_args`);
 - :class:`Delivery` (:mod:`.delivery`): whole, N-byte pieces, cuts inside
   events, ``\\r\\n`` and UTF-8 sequences, delays;
-- beside chat, routes for Anthropic Messages (:mod:`.anthropic_route`), OpenAI
-  Responses (:mod:`.responses_format`) and Gemini (:mod:`.gemini_format`),
-  each judged by its format's history rules (:mod:`.strict_route`);
+- beside chat, a route per row of :mod:`.wires` (Anthropic Messages, OpenAI
+  Responses, Gemini: :mod:`.anthropic_format`, :mod:`.responses_format`,
+  :mod:`.gemini_format`), each judged by its format's history rules
+  (:mod:`.strict_route`) after its body is read as a request
+  (:mod:`.request_body`);
 - provider profiles (:mod:`.profiles`) answering with the providers' real
   statuses and error bodies (:mod:`.answers`), every violation recorded with
   its rule level (:mod:`.record`);

@@ -15,40 +15,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from dataclasses import dataclass, replace
 
+from harness.loopback.round_types import Round, RoundScenario
 from harness.loopback.schema_args import arguments_for
 from harness.wire.anthropic_events import Plan, turn_body
 
 # Block kinds a round is written from: thinking (signed), redacted thinking, text, a tool call, a zero-argument call.
 KINDS = ("thinking", "redacted", "text", "call", "call0")
 ERROR_AT = 4  # the event an error round's overloaded_error replaces: after message_start and its first block
-
-
-@dataclass(frozen=True)
-class Round:
-    kinds: tuple[str, ...]
-    error: bool = False  # an overloaded_error event mid-stream (non-streamed: HTTP 529)
-
-
-@dataclass(frozen=True)
-class MessagesScenario:
-    name: str
-    title: str
-    level: str
-    turns: tuple[tuple[Round, ...], ...]
-    incident: str = ""
-
-    def round(self, turn: int, round_: int) -> Round:
-        rounds = self.turns[min(turn, len(self.turns) - 1)]
-        if round_ < len(rounds):
-            return rounds[round_]
-        return replace(rounds[-1], kinds=tuple(k for k in rounds[-1].kinds if k not in ("call", "call0")) or ("text",),
-                       error=False)
-
-    @property
-    def user_turns(self) -> int:
-        return len(self.turns)
 
 
 def _is_prompt(message: dict) -> bool:
@@ -87,7 +61,7 @@ def _opaque(seed: str) -> str:
     return base64.b64encode(hashlib.sha256(seed.encode()).digest() * 3).decode()
 
 
-def turn_for(scenario: MessagesScenario, body: dict, allowed: frozenset[str] | None = None,
+def turn_for(scenario: RoundScenario, body: dict, allowed: frozenset[str] | None = None,
              prompts: tuple[str, ...] = ()) -> tuple[dict, bool]:
     """The neutral turn answering ``body`` under ``scenario``, and whether the round fails with an error event."""
     messages = [m for m in body.get("messages") or () if isinstance(m, dict)]
@@ -127,17 +101,17 @@ def body_for(turn: dict, error: bool) -> bytes:
 
 
 _THINK_CALL = Round(("thinking", "call"))
-SCENARIOS: dict[str, MessagesScenario] = {s.name: s for s in (
-    MessagesScenario("interleaved-thinking", "thinking, text and a tool call interleaved over three rounds, each "
+SCENARIOS: dict[str, RoundScenario] = {s.name: s for s in (
+    RoundScenario("interleaved-thinking", "thinking, text and a tool call interleaved over three rounds, each "
                      "round's thinking signed; a second turn", "wire",
                      ((_THINK_CALL, Round(("thinking", "text", "call", "thinking", "call")), Round(("thinking", "text"))),
                       (_THINK_CALL, Round(("text",)))), "anthropic-replay-regrouped"),
-    MessagesScenario("redacted-thinking", "a redacted_thinking block before the signed thinking of a tool round",
+    RoundScenario("redacted-thinking", "a redacted_thinking block before the signed thinking of a tool round",
                      "wire", ((Round(("redacted", "thinking", "call")), Round(("text",))),), "anthropic-opaque-lost"),
-    MessagesScenario("zero-argument-tool", "a tool_use whose input streams only as an empty partial_json", "wire",
+    RoundScenario("zero-argument-tool", "a tool_use whose input streams only as an empty partial_json", "wire",
                      ((Round(("thinking", "call0")), Round(("text",))),)),
-    MessagesScenario("parallel-12", "12 parallel tool_use blocks after one signed thinking block", "wire",
+    RoundScenario("parallel-12", "12 parallel tool_use blocks after one signed thinking block", "wire",
                      ((Round(("thinking",) + ("call",) * 12), Round(("text",))),)),
-    MessagesScenario("stream-error", "an overloaded_error event after the first block; then a normal turn", "wire",
+    RoundScenario("stream-error", "an overloaded_error event after the first block; then a normal turn", "wire",
                      ((Round(("text",), error=True),), (_THINK_CALL, Round(("text",))))),
 )}

@@ -4,7 +4,11 @@ The history rules and their texts are :mod:`harness.rules.gemini_history`'s;
 this module says how Gemini answers them: 400 ``INVALID_ARGUMENT`` with the
 rule's text, wrapped as ``{"error": {"code", "message", "status"}}``, and 403
 ``PERMISSION_DENIED`` without an API key (``x-goog-api-key``, the ``key``
-query parameter, or a bearer token). ``:streamGenerateContent?alt=sse``
+query parameter, or a bearer token). A body Google's JSON front door cannot
+read (not JSON, a root that is not an object) or one without ``contents`` is
+400 ``INVALID_ARGUMENT`` in its words (as quoted in public client bug reports:
+"Invalid JSON payload received. ...", "* GenerateContentRequest.<field>: ...").
+``:streamGenerateContent?alt=sse``
 streams; without ``alt=sse`` it answers the chunks as one JSON array, and
 ``:generateContent`` answers the whole response. A round is a neutral turn
 (:mod:`harness.adapter`, the ``gemini`` section) written by the one Gemini
@@ -18,8 +22,9 @@ from __future__ import annotations
 
 import json
 
-from harness.loopback.anthropic_scenarios import MessagesScenario, Round
+from harness.loopback.request_body import NOT_OBJECT, SHAPE, BodyFault
 from harness.loopback.round_script import NO_TOOL, allowed, round_calls, round_text
+from harness.loopback.round_types import Round, RoundScenario
 from harness.loopback.strict_route import WireFormat
 from harness.loopback.turn_position import MODEL, OTHER, PROMPT, opaque, position
 from harness.rules import gemini_history
@@ -28,6 +33,11 @@ from harness.wire.gemini_events import UNAVAILABLE, Plan, turn_body, turn_chunks
 MODELS_PATH = "/v1beta/models/"
 STREAM_METHOD, WHOLE_METHOD = ":streamGenerateContent", ":generateContent"
 ERROR_AT = 1  # the chunk an error round's error chunk replaces: after the first part
+CONTENTS_MISSING = "contents-missing"
+# Google's JSON front door: a body it cannot parse, a root that is not an object, a request without contents.
+UNPARSED = "Invalid JSON payload received. Unexpected token."
+NOT_A_MESSAGE = 'Invalid JSON payload received. Unknown name "": Root element must be a message.'
+NO_CONTENTS = "* GenerateContentRequest.contents: contents is not specified\n"
 UNREGISTERED = ("Method doesn't allow unregistered callers (callers without established identity). Please use API Key "
                 "or other form of API consumer identity to call this API.")
 
@@ -45,6 +55,15 @@ def authenticate(headers: dict[str, str], query: dict[str, str]) -> tuple[int, d
                                for k, v in headers.items()):
         return None
     return 403, error_body(403, UNREGISTERED, "PERMISSION_DENIED")
+
+
+def shape(body: dict) -> str | None:
+    return None if isinstance(body.get("contents"), list) else "the body has no 'contents' list"
+
+
+def unreadable(fault: BodyFault) -> tuple[int, dict]:
+    text = NO_CONTENTS if fault.kind == SHAPE else NOT_A_MESSAGE if fault.kind == NOT_OBJECT else UNPARSED
+    return 400, error_body(400, text, "INVALID_ARGUMENT")
 
 
 def refused(refusal) -> tuple[int, dict]:
@@ -88,7 +107,7 @@ def declared_tools(body: dict) -> dict[str, dict]:
     return found
 
 
-def turn_for(scenario: MessagesScenario, body: dict, allowed_tools: frozenset[str] | None = None,
+def turn_for(scenario: RoundScenario, body: dict, allowed_tools: frozenset[str] | None = None,
              prompts: tuple[str, ...] = ()) -> tuple[dict, bool]:
     """The neutral turn answering ``body`` under ``scenario``, and whether the round fails with an error chunk."""
     contents = _contents(body)
@@ -127,7 +146,7 @@ def stream_body(turn: dict, fails: bool) -> bytes:
     return turn_body(turn, Plan(error=ERROR_AT) if fails else Plan())
 
 
-def whole(turn: dict, fails: bool, path: str) -> tuple[int, object]:
+def whole(turn: dict, fails: bool, path: str, body: dict | None = None) -> tuple[int, object]:
     """``:generateContent``'s one response, ``:streamGenerateContent``'s JSON array of chunks, or Gemini's 503."""
     if fails:
         return 503, {"error": dict(UNAVAILABLE)}
@@ -137,24 +156,25 @@ def whole(turn: dict, fails: bool, path: str) -> tuple[int, object]:
 
 
 _THINK_CALL = Round(("thinking", "call"))
-SCENARIOS: dict[str, MessagesScenario] = {s.name: s for s in (
-    MessagesScenario("signed-calls", "a thought summary and a signed function call over three rounds, the answer's "
+SCENARIOS: dict[str, RoundScenario] = {s.name: s for s in (
+    RoundScenario("signed-calls", "a thought summary and a signed function call over three rounds, the answer's "
                      "last part signed; a second turn", "wire",
                      ((_THINK_CALL, Round(("thinking", "call")), Round(("thinking", "text"))),
                       (_THINK_CALL, Round(("text",)))), "gemini-signature-aggregation"),
-    MessagesScenario("parallel-calls", "6 parallel function calls in one content, only the first signed", "wire",
+    RoundScenario("parallel-calls", "6 parallel function calls in one content, only the first signed", "wire",
                      ((Round(("thinking",) + ("call",) * 6), Round(("text",))),), "gemini-parallel-split"),
-    MessagesScenario("parallel-rounds", "two rounds of 3 parallel calls each, then the answer", "wire",
+    RoundScenario("parallel-rounds", "two rounds of 3 parallel calls each, then the answer", "wire",
                      ((Round(("call",) * 3), Round(("thinking", "call", "call", "call")), Round(("text",))),),
                      "gemini-signature-clobbered"),
-    MessagesScenario("zero-argument-tool", "a signed function call without args", "wire",
+    RoundScenario("zero-argument-tool", "a signed function call without args", "wire",
                      ((Round(("thinking", "call0")), Round(("text",))),)),
-    MessagesScenario("stream-error", "an error chunk after the first part; then a normal turn", "wire",
+    RoundScenario("stream-error", "an error chunk after the first part; then a normal turn", "wire",
                      ((Round(("thinking", "text"), error=True),), (_THINK_CALL, Round(("text",)))),
                      "gemini-stream-drops-calls"),
 )}
 
 GEMINI = WireFormat(
     name="gemini", label="Gemini", rules=gemini_history.RULES, scenarios=SCENARIOS, default_scenario="signed-calls",
-    accepts=accepts, authenticate=authenticate, refusals=gemini_history.refusals, paired=paired, refused=refused,
+    accepts=accepts, authenticate=authenticate, shape=shape, shape_rule=CONTENTS_MISSING, unreadable=unreadable,
+    refusals=gemini_history.refusals, paired=paired, refused=refused,
     item_index=item_index, turn_for=turn_for, streams=streams, stream_body=stream_body, whole=whole)

@@ -17,9 +17,9 @@ from __future__ import annotations
 import shlex
 import subprocess
 import uuid
-from dataclasses import dataclass
 
 from harness.loopback.delivery import Delivery
+from harness.loopback.probe_case import PAUSE, Case
 from harness.loopback.probe_checks import Run, check_session
 from harness.loopback.scenarios import SCENARIOS, Scenario
 from harness.outcomes.checks import CheckResult
@@ -27,16 +27,7 @@ from harness.processes import run_owned
 
 PLACEHOLDERS = ("base_url", "session", "prompt", "provider", "model")
 MODEL = "loopback-model"
-PAUSE = 0.002
 KEPT_OUTPUT = 64 * 1024  # bytes of each of the agent's streams kept for the report (the last ones)
-
-
-@dataclass(frozen=True)
-class Case:
-    """One scenario of the suite and how its streams are delivered."""
-
-    scenario: str
-    delivery: Delivery
 
 
 SUITE = (

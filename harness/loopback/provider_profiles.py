@@ -97,7 +97,7 @@ class Profile:
     unanswered_text = OPENAI_UNANSWERED_CALLS
     enforces_pairing = True
     # The rules this profile judges, for the probe's report; their levels and titles are the registry's.
-    judged: tuple[str, ...] = ("unanswered-tool-calls", "orphan-tool-message")
+    judged: tuple[str, ...] = ("body-not-json", "messages-missing", "unanswered-tool-calls", "orphan-tool-message")
 
     def pairing(self, messages: list[dict], number: int) -> list[Violation]:
         """The pairing rule (:func:`harness.rules.pairing.pairing`), each break in this provider's words."""

@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 
 from harness.loopback import answers
-from harness.loopback.anthropic_scenarios import MessagesScenario, Round
+from harness.loopback.request_body import SHAPE, BodyFault
 from harness.loopback.round_script import NO_TOOL, allowed, round_calls, round_text
+from harness.loopback.round_types import Round, RoundScenario
 from harness.loopback.strict_route import WireFormat
 from harness.loopback.turn_position import MODEL, OTHER, PROMPT, opaque, position, short_id
 from harness.rules import responses_history
@@ -31,12 +32,25 @@ MISSING_KEY = ("You didn't provide an API key. You need to provide your API key 
                "if you're accessing the API from your browser and are prompted for a username. You can obtain an "
                "API key from https://platform.openai.com/account/api-keys.")
 NOT_FOUND = (responses_history.NOT_STORED,)  # the rules OpenAI answers with 404: the item is not there
+INPUT_MISSING = "input-missing"
+MISSING_INPUT = "Missing required parameter: 'input'."
 
 
 def authenticate(headers: dict[str, str], query: dict[str, str]) -> tuple[int, dict] | None:
     if any(k.lower() == "authorization" and v.strip() for k, v in headers.items()):
         return None
     return 401, answers.error_body(MISSING_KEY)
+
+
+def shape(body: dict) -> str | None:
+    items = body.get("input")
+    return None if isinstance(items, (str, list)) else "the body has no 'input' (a string or a list of items)"
+
+
+def unreadable(fault: BodyFault) -> tuple[int, dict]:
+    if fault.kind == SHAPE:
+        return 400, answers.error_body(MISSING_INPUT, param="input")
+    return 400, answers.error_body(answers.NOT_JSON)
 
 
 def refused(refusal) -> tuple[int, dict]:
@@ -72,7 +86,7 @@ def declared_tools(body: dict) -> dict[str, dict]:
             if isinstance(t, dict) and t.get("type") == "function" and isinstance(t.get("name"), str)}
 
 
-def turn_for(scenario: MessagesScenario, body: dict, allowed_tools: frozenset[str] | None = None,
+def turn_for(scenario: RoundScenario, body: dict, allowed_tools: frozenset[str] | None = None,
              prompts: tuple[str, ...] = ()) -> tuple[dict, bool]:
     """The neutral turn answering ``body`` under ``scenario``, and whether the round fails with an error event."""
     items = _items(body)
@@ -105,7 +119,7 @@ def stream_body(turn: dict, fails: bool) -> bytes:
     return turn_body(turn, Plan(error=ERROR_AT) if fails else Plan())
 
 
-def whole(turn: dict, fails: bool, path: str = RESPONSES_PATH) -> tuple[int, object]:
+def whole(turn: dict, fails: bool, path: str = RESPONSES_PATH, body: dict | None = None) -> tuple[int, object]:
     """The non-streamed answer: the ``response`` object ``response.completed`` carries, or OpenAI's 500."""
     if fails:
         return 500, answers.error_body(ERROR["message"], type="server_error", code=ERROR["code"])
@@ -113,18 +127,18 @@ def whole(turn: dict, fails: bool, path: str = RESPONSES_PATH) -> tuple[int, obj
 
 
 _THINK_CALL = Round(("thinking", "call"))
-SCENARIOS: dict[str, MessagesScenario] = {s.name: s for s in (
-    MessagesScenario("reasoning-tools", "a reasoning item before each function call over three rounds; a second "
+SCENARIOS: dict[str, RoundScenario] = {s.name: s for s in (
+    RoundScenario("reasoning-tools", "a reasoning item before each function call over three rounds; a second "
                      "turn", "wire", ((_THINK_CALL, Round(("thinking", "call")), Round(("thinking", "text"))),
                                       (_THINK_CALL, Round(("text",)))), "responses-call-without-reasoning"),
-    MessagesScenario("parallel-calls", "one reasoning item before 6 parallel function calls", "wire",
+    RoundScenario("parallel-calls", "one reasoning item before 6 parallel function calls", "wire",
                      ((Round(("thinking",) + ("call",) * 6), Round(("text",))),), "responses-parallel-index-zero"),
-    MessagesScenario("reasoning-text", "a reasoning item before the answer, then a tool round in a second turn",
+    RoundScenario("reasoning-text", "a reasoning item before the answer, then a tool round in a second turn",
                      "wire", ((Round(("thinking", "text")),), (_THINK_CALL, Round(("thinking", "text")))),
                      "responses-reasoning-without-following-item"),
-    MessagesScenario("zero-argument-tool", "a function call with arguments {} after reasoning", "wire",
+    RoundScenario("zero-argument-tool", "a function call with arguments {} after reasoning", "wire",
                      ((Round(("thinking", "call0")), Round(("text",))),)),
-    MessagesScenario("stream-error", "an error event after the first item; then a normal turn", "wire",
+    RoundScenario("stream-error", "an error event after the first item; then a normal turn", "wire",
                      ((Round(("text",), error=True),), (_THINK_CALL, Round(("text",)))),
                      "responses-incomplete-as-complete"),
 )}
@@ -132,6 +146,7 @@ SCENARIOS: dict[str, MessagesScenario] = {s.name: s for s in (
 RESPONSES = WireFormat(
     name="openai-responses", label="Responses", rules=responses_history.RULES, scenarios=SCENARIOS,
     default_scenario="reasoning-tools", accepts=lambda method, path: method == "POST" and path == RESPONSES_PATH,
-    authenticate=authenticate, refusals=responses_history.refusals, paired=lambda body, sent: sent,
+    authenticate=authenticate, shape=shape, shape_rule=INPUT_MISSING, unreadable=unreadable,
+    refusals=responses_history.refusals, paired=lambda body, sent: sent,
     refused=refused, item_index=item_index, turn_for=turn_for,
     streams=lambda path, query, body: body.get("stream") is True, stream_body=stream_body, whole=whole)

@@ -1,6 +1,6 @@
 """What a scripted round says, whatever the format writes it as: the calls it makes and its text.
 
-A round is a tuple of kinds (:class:`harness.loopback.anthropic_scenarios.Round`):
+A round is a tuple of kinds (:class:`harness.loopback.round_types.Round`):
 ``"call"`` calls the next of the tools the request declares and the probe
 allows, in name order, with arguments from the tool's schema
 (:mod:`.schema_args`); ``"call0"`` calls one that needs no argument, when

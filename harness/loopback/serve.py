@@ -1,6 +1,9 @@
 """``harness serve``: the loopback provider on the command line, until stopped.
 
-The first line printed is the base URL to give a client; then one line per
+The first line printed is the base URL to give a chat client; then the
+provider's settings, and one line per route it serves (chat's, then every
+row of :mod:`harness.loopback.wires`: the format, its request, the URL its
+clients are given, its scenario and strict profile); then one line per
 request (number, path, status, what answered it, the pieces) and one per rule
 it broke. ``--record-file`` writes every exchange as JSON when the server
 stops; ``--duration`` stops it by itself.
@@ -52,8 +55,8 @@ def run_serve(args) -> int:
             return exit_codes.USAGE
         print(f"harness serve: listening at {provider.base_url}", flush=True)
         print(f"harness serve: {provider.describe()}", flush=True)
-        print(f"harness serve: Anthropic Messages at {provider.messages_base_url}/v1/messages "
-              f"(scenario {provider.messages.scenario.name}, profile anthropic)", flush=True)
+        for line in routes_served(provider):
+            print(f"harness serve: {line}", flush=True)
         stop.wait(args.duration)
     finally:
         provider.stop()
@@ -67,6 +70,21 @@ def run_serve(args) -> int:
     count = len(provider.record)
     print(f"harness serve: stopped after {count} request(s), {len(provider.record.violations)} violation(s)")
     return exit_codes.OK
+
+
+def routes_served(provider) -> list[str]:
+    """One line per route: chat's at the base URL, then each other format's at the URL its clients are given."""
+    from harness.adapter import DEFAULT_FORMAT
+    from harness.formats import spec_for
+
+    chat = spec_for(DEFAULT_FORMAT)
+    lines = [f"{chat.label} ({chat.endpoint}) at {provider.route_url(chat.name)}, profile "
+             f"{provider.profile.describe()}"]
+    for route in provider.routes:
+        spec = spec_for(route.wire.name)
+        lines.append(f"{spec.label} ({spec.endpoint}) at {provider.route_url(spec.name)}, scenario "
+                     f"{route.scenario.name}, profile {route.profile.describe()}")
+    return lines
 
 
 def _print_exchange(exchange) -> None:

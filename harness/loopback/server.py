@@ -16,13 +16,11 @@ scenario. A streamed answer goes out in the pieces the delivery setting cuts
 when one is preferred (:mod:`harness.loopback.content_coding`); a request without ``"stream": true`` gets
 the same round as one ``chat.completion`` object.
 
-Beside it, ``POST /v1/messages`` speaks Anthropic Messages
-(:mod:`harness.loopback.anthropic_route`): judged by the strict ``anthropic``
-profile, answered from a Messages scenario, cut by the same delivery; and
-``POST /v1/responses`` (OpenAI Responses) and ``POST
-/v1beta/models/{model}:streamGenerateContent`` or ``:generateContent``
-(Gemini), each judged by its format's strict profile
-(:mod:`harness.loopback.strict_route`).
+Beside it, every other format's route (:mod:`harness.loopback.wires`: Anthropic
+Messages' ``POST /v1/messages``, OpenAI Responses' ``POST /v1/responses``,
+Gemini's ``POST /v1beta/models/{model}:streamGenerateContent`` or
+``:generateContent``), each judged by its format's strict profile
+(:mod:`harness.loopback.strict_route`) and cut by the same delivery.
 
 It listens on a loopback address only, unless ``allow_remote=True`` is given
 together with another host.
@@ -40,18 +38,17 @@ from pathlib import Path
 
 from aiohttp import web
 
+from harness.adapter import DEFAULT_FORMAT
 from harness.loopback import answers
-from harness.loopback.anthropic_route import MESSAGES_PATH, MessagesRoute
 from harness.loopback.completion import fold
 from harness.loopback.content_coding import IDENTITY, choose, encode
 from harness.loopback.delivery import WHOLE, Delivery
 from harness.loopback.exchanges import Exchange, Record
-from harness.loopback.gemini_format import GEMINI
 from harness.loopback.provider_profiles import DeepSeekProfile, Profile, make_profile
-from harness.loopback.responses_format import RESPONSES
 from harness.loopback.scenarios import Scenario
 from harness.loopback.sources import CassetteSource, ScenarioSource, Source
 from harness.loopback.strict_route import FormatRoute
+from harness.loopback.wires import WIRES
 from harness.rules.reasoning import DEFAULT_ERA
 
 DEFAULT_HOST = "127.0.0.1"
@@ -90,7 +87,6 @@ class LoopbackProvider:
         port: int = 0,
         allow_remote: bool = False,
         listener: Callable[[Exchange], None] | None = None,
-        messages: MessagesRoute | None = None,
         routes: tuple[FormatRoute, ...] = (),
     ) -> None:
         if sum(x is not None for x in (cassette, scenario, source)) > 1:
@@ -108,9 +104,8 @@ class LoopbackProvider:
         self.source = source
         self.profile = make_profile(profile, era) if isinstance(profile, str) else profile
         self.delivery = delivery
-        self.messages = messages or MessagesRoute()  # the Anthropic Messages route beside the chat one
-        given = {route.wire.name: route for route in routes}  # and the other formats' routes, by default fresh ones
-        self.routes = tuple(given.get(wire.name) or FormatRoute(wire) for wire in (RESPONSES, GEMINI))
+        given = {route.wire.name: route for route in routes}  # the other formats' routes, by default fresh ones
+        self.routes = tuple(given.get(name) or FormatRoute(row.format) for name, row in WIRES.items())
         self.coding = coding  # the content coding streams prefer, used when the request offers it
         self.host = host
         self.port = port
@@ -191,10 +186,13 @@ class LoopbackProvider:
         """What a client is configured with: the origin and the source's base path (``/v1`` for scenarios)."""
         return self.origin + self.source.base_path
 
-    @property
-    def messages_base_url(self) -> str:
-        """What an Anthropic client is configured with: the origin (it appends ``/v1/messages`` itself)."""
-        return self.origin
+    def route(self, name: str) -> FormatRoute:
+        """The route serving format ``name`` (a key of :data:`~harness.loopback.wires.WIRES`)."""
+        return next(route for route in self.routes if route.wire.name == name)
+
+    def route_url(self, name: str) -> str:
+        """What a client of format ``name`` is configured with: the chat base URL, or the origin and its row's path."""
+        return self.base_url if name == DEFAULT_FORMAT else self.origin + WIRES[name].base_path
 
     def describe(self) -> str:
         coded = f", {self.coding} when offered" if self.coding != IDENTITY else ""
@@ -213,8 +211,6 @@ class LoopbackProvider:
                 self.listener(exchange)
 
     async def _answer(self, request: web.Request, exchange: Exchange) -> web.StreamResponse:
-        if request.method == "POST" and request.path == MESSAGES_PATH:
-            return await self._send(request, exchange, self.messages.reply(exchange))
         route = next((r for r in self.routes if r.accepts(request.method, request.path)), None)
         if route is not None:
             return await self._send(request, exchange, route.reply(exchange, dict(request.query)))

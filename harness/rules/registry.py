@@ -44,7 +44,9 @@ _ANTHROPIC_THINKING = ("test_anthropic_message_blocks", "test_anthropic_tool_rou
 RULES: dict[str, Rule] = {rule.name: rule for rule in (
     # Checked by the provider profiles on every request.
     Rule("body-not-json", "wire", "the request body is a JSON object"),
-    Rule("messages-missing", "wire", "the body has a 'messages' list"),
+    Rule("messages-missing", "wire", "the body has a 'messages' list (chat completions, Anthropic Messages)"),
+    Rule("input-missing", "wire", "the body has an 'input': a string or a list of items (OpenAI Responses)"),
+    Rule("contents-missing", "wire", "the body has a 'contents' list (Gemini)"),
     Rule("unanswered-tool-calls", "wire", "every tool call is answered by a tool message right after it",
          _PAIRING_CONTRACTS),
     Rule("orphan-tool-message", "wire", "no tool message without the call it answers, none answering it twice",

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+import textwrap
 from dataclasses import replace
 
 import pytest
@@ -67,3 +72,32 @@ def test_a_drawn_stream_sample_round_trips_through_the_formats_codec(name):
     check()
     for turn, cut in row.streamed_turns.pinned:
         assert isinstance(cut, codec.cut_type) and codec.body(turn, cut)
+
+
+def test_each_adapter_contracts_class_draws_from_its_own_adapters_format(tmp_path):
+    """Two classes of two formats in one session: the stream rule runs under each class's own format."""
+    # A class imports the contracts outside the harness profile: few examples, no timing checks on a busy machine.
+    (tmp_path / "conftest.py").write_text(textwrap.dedent("""
+        from hypothesis import HealthCheck, settings
+        settings.register_profile("few", max_examples=10, deadline=None, database=None,
+                                  suppress_health_check=list(HealthCheck))
+        settings.load_profile("few")
+    """))
+    (tmp_path / "test_mine.py").write_text(textwrap.dedent("""
+        from harness.reference import adapter, gemini_adapter
+        from harness.testing import AdapterContracts
+
+        class TestChat(AdapterContracts):
+            adapter = adapter
+
+        class TestGemini(AdapterContracts):
+            adapter = gemini_adapter
+    """))
+    env = {k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--harness-profile", "ci", "-rA",
+                          "-k", "StreamTurns and test_a_stream_decodes_to_its_turn"],
+                         cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+    out = run.stdout
+    assert run.returncode == 0, out[-4000:] + run.stderr
+    passed = sorted(re.findall(r"^PASSED \S+::(Test\w+)::TestStreamTurns::test_a_stream_decodes_to_its_turn", out, re.M))
+    assert passed == ["TestChat", "TestGemini"], out[-3000:]

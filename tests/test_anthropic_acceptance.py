@@ -1,6 +1,6 @@
 """Issue 22's acceptance on the Anthropic reference: the issue's stream decodes, replays and is accepted.
 
-The stream is the incidents' own (``harness.contracts.anthropic_incident``):
+The stream is the incidents' own (``harness.testing.anthropic_incident``):
 interleaved thinking and text, three tool_use blocks, a signature split over
 three ``signature_delta`` events, a redacted_thinking block between two
 calls, a zero-argument call that streams only ``""``, pings, usage split.
@@ -27,7 +27,7 @@ from hypothesis import given, strategies as st
 
 from harness.clip import shown
 from harness.contracts.anthropic_blocks_kept import assert_blocks_kept
-from harness.contracts.anthropic_incident import SPLIT_PLAN, TURN
+from harness.testing.anthropic_incident import SPLIT_PLAN, TURN
 from harness.contracts.anthropic_rounds import as_sent
 from harness.contracts.block_checks import assert_same_turn
 from harness.reference import anthropic_adapter as ref

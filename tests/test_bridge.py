@@ -60,7 +60,7 @@ def test_crash_is_an_error_and_errors_are_counted_apart_from_failures():
     errors = [line for line in _lines(out, "ERROR") if re.fullmatch(r"ERROR  \[\w+\] \S+", line)]  # not the summary's
     # Two contracts send the incident's twelve-call stream; each meets the crash on its own.
     assert errors == ["ERROR  [wire] test_sse_index_accumulation.py::test_twelve_parallel_calls_of_the_incident",
-                      "ERROR  [wire] test_stream_turns.py::test_a_chat_stream_decodes_to_its_turn"], out
+                      "ERROR  [wire] test_stream_turns.py::test_a_stream_decodes_to_its_turn"], out
     assert re.search(r"bridge error on request #\d+ parse_stream\(body=b'data: ", out), out
     assert "the adapter process exited with code 2 before replying; reply line: none" in out
     assert "panic: index out of range [11] with length 1" in out, "the adapter's stderr is quoted"

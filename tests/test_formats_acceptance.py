@@ -28,10 +28,10 @@ from hypothesis import given, settings, strategies as st
 
 from harness.contracts.block_checks import assert_same_turn
 from harness.contracts.gemini_checks import assert_same_gemini_turn
-from harness.contracts.gemini_incident import PARALLEL, PARALLEL_PLAN
+from harness.testing.gemini_incident import PARALLEL, PARALLEL_PLAN
 from harness.contracts.gemini_parts_kept import assert_parts_kept
 from harness.contracts.responses_checks import assert_items_kept, assert_same_items
-from harness.contracts.test_responses_stream_items import EARLY, TURN
+from harness.testing.responses_incident import EARLY, TURN
 from harness.reference import gemini_adapter, responses_adapter
 from harness.reference.sse import StreamError
 from harness.rules import gemini_history as gemini_rules, responses_history as responses_rules

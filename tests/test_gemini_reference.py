@@ -6,7 +6,7 @@ import json
 import pytest
 
 from harness.adapter import load_adapter
-from harness.contracts.gemini_incident import PARALLEL, PARALLEL_PLAN, SIGNATURE, SIGNED_ANSWER
+from harness.testing.gemini_incident import PARALLEL, PARALLEL_PLAN, SIGNATURE, SIGNED_ANSWER
 from harness.reference import gemini_adapter as reference
 from harness.reference.sse import StreamError
 from harness.wire.gemini_events import Plan, frame, turn_body, turn_chunks

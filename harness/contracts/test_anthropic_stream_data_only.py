@@ -27,7 +27,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import example, given
 
-from harness.contracts.anthropic_incident import PLAN, TURN
+from harness.testing.anthropic_incident import PLAN, TURN
 from harness.contracts.block_checks import assert_same_turn
 from harness.clip import shown
 from harness.testing import anthropic_streamed_turns as streamed_turns

@@ -33,7 +33,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import example, given, strategies as st
 
-from harness.contracts.anthropic_incident import PLAN, TURN
+from harness.testing.anthropic_incident import PLAN, TURN
 from harness.clip import shown
 from harness.testing import anthropic_streamed_turns as streamed_turns
 from harness.testing.anthropic_streams import turns

@@ -23,7 +23,7 @@ signature sent back is a suffix of the one streamed.
 import pytest
 from hypothesis import example, given
 
-from harness.contracts.anthropic_incident import SPLIT_PLAN, TURN
+from harness.testing.anthropic_incident import SPLIT_PLAN, TURN
 from harness.contracts.block_checks import assert_signatures
 from harness.clip import shown
 from harness.testing import anthropic_streamed_turns as streamed_turns

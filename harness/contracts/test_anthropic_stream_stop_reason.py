@@ -21,7 +21,7 @@ calls are never run.
 import pytest
 from hypothesis import example, given, strategies as st
 
-from harness.contracts.anthropic_incident import PLAN, TURN
+from harness.testing.anthropic_incident import PLAN, TURN
 from harness.clip import shown
 from harness.testing import anthropic_stream_plans as plans
 from harness.testing.anthropic_streams import STOP_REASONS, turns

@@ -28,7 +28,7 @@ one higher than the provider billed.
 import pytest
 from hypothesis import example, given
 
-from harness.contracts.anthropic_incident import PLAN, TURN
+from harness.testing.anthropic_incident import PLAN, TURN
 from harness.clip import shown
 from harness.testing import anthropic_streamed_turns as streamed_turns
 from harness.under_test.invoke import valid

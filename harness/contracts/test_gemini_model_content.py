@@ -35,7 +35,7 @@ import pytest
 from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json
-from harness.contracts.gemini_incident import PARALLEL, SIGNED_ANSWER, WITH_IDS
+from harness.testing.gemini_incident import PARALLEL, SIGNED_ANSWER, WITH_IDS
 from harness.contracts.gemini_parts_kept import assert_parts_kept
 from harness.rules.gemini_history import refusals
 from harness.testing import gemini_turns as turns, gemini_wire_content as wire_content

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import example, given, strategies as st
 
 from harness.clip import shown
-from harness.contracts.gemini_incident import PARALLEL, PARALLEL_PLAN
+from harness.testing.gemini_incident import PARALLEL, PARALLEL_PLAN
 from harness.testing import gemini_streamed_turns as streamed_turns
 from harness.under_test.invoke import refusal, valid
 from harness.wire.gemini_events import turn_body

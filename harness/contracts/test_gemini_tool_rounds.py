@@ -40,7 +40,7 @@ import pytest
 from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json, shown
-from harness.contracts.gemini_incident import PARALLEL, SIGNED_ANSWER, WITH_IDS
+from harness.testing.gemini_incident import PARALLEL, SIGNED_ANSWER, WITH_IDS
 from harness.contracts.gemini_parts_kept import assert_parts_kept
 from harness.rules.gemini_history import parts_of, refusals
 from harness.testing import ScriptedModel, ScriptedTool, gemini_persisted_rounds as persisted_rounds

@@ -33,7 +33,7 @@ from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json
 from harness.contracts.responses_checks import assert_items_kept
-from harness.contracts.test_responses_stream_items import TURN
+from harness.testing.responses_incident import TURN
 from harness.rules.responses_history import item_type, refusals
 from harness.testing import responses_turns as turns
 from harness.testing.responses_history import as_sent

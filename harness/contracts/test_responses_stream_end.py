@@ -24,7 +24,7 @@ from hypothesis import example, given, strategies as st
 
 from harness.clip import shown
 from harness.contracts.block_checks import assert_same_turn
-from harness.contracts.test_responses_stream_items import TURN
+from harness.testing.responses_incident import TURN
 from harness.testing import responses_streamed_turns as streamed_turns
 from harness.under_test.invoke import CRASHES, refusal, valid
 from harness.wire.responses_events import Plan, turn_body, turn_events

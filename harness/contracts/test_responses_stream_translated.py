@@ -27,7 +27,7 @@ from hypothesis import example, given
 from harness.clip import shown
 from harness.contracts.block_checks import assert_same_turn
 from harness.contracts.responses_checks import assert_same_items
-from harness.contracts.test_responses_stream_items import EARLY, TURN
+from harness.testing.responses_incident import EARLY, TURN
 from harness.testing import responses_streamed_turns as streamed_turns
 from harness.under_test.invoke import valid
 from harness.wire.responses_events import DELTA_TYPES, Plan, frame, items_of, turn_events

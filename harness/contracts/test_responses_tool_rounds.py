@@ -42,7 +42,7 @@ from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json, shown
 from harness.contracts.responses_checks import assert_items_kept
-from harness.contracts.test_responses_stream_items import TURN
+from harness.testing.responses_incident import TURN
 from harness.rules.responses_history import refusals
 from harness.testing import ScriptedModel, ScriptedTool, responses_persisted_rounds as persisted_rounds
 from harness.testing import responses_tool_loops as tool_loops

@@ -9,7 +9,8 @@ unreplayable: a thinking signature or redacted block on Anthropic (incidents
 a ``thoughtSignature`` on Gemini (`gemini-signature-aggregation`).
 
 Rule: stated once over the neutral persisted round (:mod:`harness.adapter`),
-which Anthropic Messages, OpenAI Responses and Gemini share:
+for every format whose strategies row (``harness.testing.formats``) has
+persisted rounds (Anthropic Messages, OpenAI Responses and Gemini share it):
 ``load_blocks(store_blocks(events))`` gives back the persisted rounds
 exactly: as many events, in order; each event's blocks the same types in the
 same order, each reasoning text and signature and each redacted block's data
@@ -18,7 +19,7 @@ ones included: storage is not the wire), every key a format adds (Responses
 item ids and summaries, Gemini signatures on any part); its tool results,
 its input and its timestamp. The store is plain JSON: written out as JSON
 text and read back, it loads the same. The events are left as they were.
-One test per format, each with the rounds that format persists.
+The rounds are the ones the format under test persists.
 
 Level: wire (what a later request replays must be what the provider sent).
 
@@ -33,36 +34,13 @@ import copy
 import json
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json, shown
-from harness.contracts.gemini_incident import PARALLEL, SIGNED_ANSWER
-from harness.contracts.test_responses_stream_items import TURN as RESPONSES_TURN
-from harness.testing import anthropic_persisted_rounds, gemini_persisted_rounds, responses_persisted_rounds
-from harness.testing import gemini_history
-from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN
+from harness.testing.formats import PINNED, having, wire_format  # noqa: F401 (the fixture)
 from harness.under_test.invoke import valid
 
-pytestmark = pytest.mark.wire
-
-ANTHROPIC = [
-    {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": 1731300000.0,
-     "tool_results": [{"tool_call_id": "toolu_02", "content": ""}, {"tool_call_id": "toolu_01", "content": "18"},
-                      {"tool_call_id": "toolu_03", "content": "a.txt"}]},
-    {"input": None, "blocks": INTERLEAVED_ANSWER["blocks"], "tool_results": [], "timestamp": 1731300000.0},
-]
-RESPONSES = [
-    {"input": "Paris and Oslo?", "blocks": RESPONSES_TURN["blocks"], "timestamp": 1731300000.0,
-     "tool_results": [{"tool_call_id": "call_B", "name": "get_weather", "content": "4"},
-                      {"tool_call_id": "call_A", "name": "get_weather", "content": ""}]},
-    {"input": None, "blocks": [{"type": "text", "text": "", "item_id": "msg_02"}], "tool_results": [],
-     "timestamp": 1731300000.0},
-]
-GEMINI = [
-    {"input": "Zürich, Oslo, time?", "blocks": PARALLEL["blocks"], "timestamp": 1731300000.0,
-     "tool_results": gemini_history.results_for(PARALLEL, ["12", "", "09:00"])},
-    {"input": None, "blocks": SIGNED_ANSWER["blocks"], "tool_results": [], "timestamp": 1731300000.0},
-]
+pytestmark = [pytest.mark.wire, pytest.mark.formats(*having("persisted_rounds"))]
 
 
 def _kinds(event: dict) -> list:
@@ -75,25 +53,11 @@ def _opaque(event: dict) -> list:
             and b.get("type") in ("reasoning", "redacted_reasoning")]
 
 
-@pytest.mark.formats("anthropic")
-@given(events=anthropic_persisted_rounds())
-@example(events=ANTHROPIC)
-def test_stored_rounds_load_back_byte_for_byte(memory, events):
-    _loads_back(memory, events)
-
-
-@pytest.mark.formats("openai-responses")
-@given(events=responses_persisted_rounds())
-@example(events=RESPONSES)
-def test_stored_responses_rounds_load_back_byte_for_byte(memory, events):
-    _loads_back(memory, events)
-
-
-@pytest.mark.formats("gemini")
-@given(events=gemini_persisted_rounds())
-@example(events=GEMINI)
-def test_stored_gemini_rounds_load_back_byte_for_byte(memory, events):
-    _loads_back(memory, events)
+@given(data=st.data())
+@example(data=PINNED)
+def test_stored_rounds_load_back_byte_for_byte(memory, wire_format, data):
+    for events in wire_format.cases(data, "persisted_rounds"):
+        _loads_back(memory, events)
 
 
 def _loads_back(memory, events: list[dict]) -> None:

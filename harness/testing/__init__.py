@@ -13,6 +13,8 @@
   with the wire messages a correct serializer writes for them; for OpenAI
   Responses and Gemini turns, their streams, tool loops, persisted rounds
   and the histories a correct renderer writes for them.
+- Each format's row of those strategies and its pinned incident examples
+  (:mod:`harness.testing.formats`), which the cross-format contracts draw from.
 - The rule checkers the contracts judge with (pairing, arguments, the text a
   ``content`` carries in any of its forms).
 

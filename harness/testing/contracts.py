@@ -28,6 +28,7 @@ from harness import CONTRACTS_DIR
 from harness.adapter import CAPABILITIES, LoadedAdapter, capabilities_of, format_of
 from harness.bridge import DEFAULT_TIMEOUT, load_bridge
 from harness.plugin.session import capability_fixture
+from harness.testing import formats
 
 
 def _contract_modules() -> list[Any]:
@@ -84,3 +85,5 @@ class AdapterContracts:
 # The capability fixtures, per class: each nested contract class asks its owner for the adapter.
 for _capability in CAPABILITIES:
     setattr(AdapterContracts, f"_{_capability}_fixture", capability_fixture(_capability, "class"))
+# The format the cross-format contracts draw from: this class's adapter's.
+AdapterContracts._wire_format_fixture = formats.class_fixture()

@@ -9,12 +9,15 @@ parts), running usage on earlier chunks, the finish reason in a chunk of its
 own, candidates without their optional keys, a signed empty text part as its
 signature alone, and the SSE framings.
 :func:`harness.wire.gemini_events.turn_body` writes the pair as a body.
+:func:`comparable` reads a decoded turn beside the sent one the way Gemini
+counts two turns the same.
 """
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from harness.rules.pairing import same_arguments
 from harness.testing.anthropic_history import arguments
 from harness.testing.gemini_history import signatures
 from harness.testing.anthropic_streams import any_text, framings
@@ -93,3 +96,39 @@ def streamed_turns(draw, max_calls: int = 12) -> tuple[dict, Plan]:
     """A turn and a plan that streams it."""
     turn = draw(turns(max_calls))
     return turn, draw(plans(turn))
+
+
+def _calls(turn: object) -> list[dict]:
+    found = turn.get("blocks") if isinstance(turn, dict) else None
+    return [b for b in found if isinstance(b, dict) and b.get("type") == "tool_call"] if isinstance(found, list) else []
+
+
+def _args(text: object) -> object:
+    return text or "{}" if isinstance(text, str) else text
+
+
+def _named(turn: object, want: list[dict] | None = None) -> object:
+    """``turn`` with each call's id as ``id#k`` and, beside ``want``'s calls, arguments of the same JSON value as theirs."""
+    if not isinstance(turn, dict) or not isinstance(turn.get("blocks"), list):
+        return turn
+    k, named = 0, []
+    for block in turn["blocks"]:
+        if isinstance(block, dict) and block.get("type") == "tool_call":
+            block = {**block, "id": f"{block.get('id')}#{k}"}
+            if want is not None and k < len(want) and same_arguments(_args(block.get("arguments")),
+                                                                    _args(want[k]["arguments"])):
+                block["arguments"] = want[k]["arguments"]
+            k += 1
+        named.append(block)
+    return {**turn, "blocks": named}
+
+
+def comparable(got: object, sent: dict) -> tuple[object, dict]:
+    """``(got, sent)`` as the shared block rules compare them: each call named by its id and its place among the calls.
+
+    Gemini calls have no identity beyond their place (an ``id`` only on newer
+    models), and their ``args`` are a JSON object: a decoded call's arguments
+    that are the same JSON value as the streamed ones (``""`` is ``{}``) count
+    as the same text.
+    """
+    return _named(got, _calls(sent)), _named(sent)

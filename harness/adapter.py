@@ -322,6 +322,7 @@ FORMATS: dict[str, str] = {
     "gemini": "Google Gemini generateContent",
 }
 DEFAULT_FORMAT = "chat"
+FORMAT_GROUP = "harness.formats"  # the entry points that bring a format shipped outside this package (harness.formats)
 DEFAULT_SPEC = "harness.reference:adapter"
 
 
@@ -444,9 +445,23 @@ def format_of(obj: Any) -> str:
     declared = getattr(obj, "format", None)
     if declared is None:
         return DEFAULT_FORMAT
+    if declared not in FORMATS and declared in plugged(FORMAT_GROUP):
+        FORMATS[declared] = declared  # a format shipped outside this package; harness.formats holds its row
     if declared not in FORMATS:
         raise AdapterError(f"adapter format is {declared!r}; known formats: {', '.join(FORMATS)}")
     return declared
+
+
+def plugged(group: str) -> dict[str, Any]:
+    """The objects the installed distributions' entry points of ``group`` name, by entry point name.
+
+    Formats shipped outside this package plug in this way, one group per
+    floor that keeps a row of them (the format table, the loopback routes,
+    the strategies), so every process a run starts finds them.
+    """
+    from importlib.metadata import entry_points
+
+    return {point.name: point.load() for point in entry_points(group=group)}
 
 
 def missing_methods(obj: Any, capability: str) -> list[str]:

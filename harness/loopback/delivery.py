@@ -13,8 +13,8 @@ Modes:
 ``bytes``
     pieces of ``size`` bytes.
 ``inside-events``
-    every event is cut in the middle of its ``data:`` line, so no piece ends
-    where an event ends.
+    every event (a frame of the body's framing: an SSE event, an NDJSON line)
+    is cut in its middle, so no piece ends where an event ends.
 ``inside-crlf``
     the body is framed with ``\\r\\n`` line ends and every piece ends between
     a ``\\r`` and its ``\\n``.
@@ -30,8 +30,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from harness.wire.framing import SSE, BodyFraming
+
 MODES = ("whole", "bytes", "inside-events", "inside-crlf", "inside-utf8")
-_EVENT_END = re.compile(rb"(?:\r\n|\n|\r){2}")
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,8 @@ class Delivery:
         shown = f"bytes:{self.size}" if self.mode == "bytes" else self.mode
         return shown + (f", {self.delay * 1000:g} ms between pieces" if self.delay else "")
 
-    def pieces(self, body: bytes) -> list[bytes]:
-        """``body`` as the pieces this delivery writes, in order; joined they give the body sent."""
+    def pieces(self, body: bytes, framing: BodyFraming = SSE) -> list[bytes]:
+        """``body`` (framed as ``framing`` says) as the pieces this delivery writes, in order; joined, the body sent."""
         if self.mode == "whole" or not body:
             return [body]
         if self.mode == "bytes":
@@ -75,7 +76,7 @@ class Delivery:
             return _split_at(body, [m.start() + 1 for m in re.finditer(rb"\r\n", body)])
         if self.mode == "inside-utf8":
             return _split_at(body, [m.start() + 1 for m in re.finditer(rb"[\xc2-\xf4]", body)])
-        return _split_at(body, _event_middles(body))
+        return _split_at(body, _event_middles(body, framing.frame_ends(body)))
 
     def body(self, body: bytes) -> bytes:
         """What the client receives once every piece arrived (``inside-crlf`` reframes the line ends)."""
@@ -90,17 +91,17 @@ def to_crlf(body: bytes) -> bytes:
     return re.sub(rb"\r\n|\r|\n", b"\r\n", body)
 
 
-def _event_middles(body: bytes) -> list[int]:
-    """One cut inside each event: the middle of its bytes, never at a line end nor in a character."""
+def _event_middles(body: bytes, ends: list[int]) -> list[int]:
+    """One cut inside each event (``ends``: where each ends, its separator included): never at a line end nor in a character."""
     cuts, start = [], 0
-    for end in [m.start() for m in _EVENT_END.finditer(body)] + [len(body)]:
-        cut = start + (end - start) // 2
+    for end in [*ends, len(body)]:
+        content = len(body[start:end].rstrip(b"\r\n"))  # the event without the line ends that close it
+        cut = start + content // 2
         while cut > start and (body[cut] & 0xC0 == 0x80 or body[cut - 1 : cut] in (b"\r", b"\n")):
             cut -= 1  # a continuation byte or a line end would make this another kind of cut
-        if start < cut < end:
+        if start < cut < start + content:
             cuts.append(cut)
-        m = _EVENT_END.search(body, end)
-        start = m.end() if m else len(body)
+        start = max(start, end)
     return cuts
 
 

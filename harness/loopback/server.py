@@ -39,6 +39,7 @@ from pathlib import Path
 from aiohttp import web
 
 from harness.adapter import DEFAULT_FORMAT
+from harness.formats import spec_for
 from harness.loopback import answers
 from harness.loopback.completion import fold
 from harness.loopback.content_coding import IDENTITY, choose, encode
@@ -50,6 +51,7 @@ from harness.loopback.sources import CassetteSource, ScenarioSource, Source
 from harness.loopback.strict_route import FormatRoute
 from harness.loopback.wires import WIRES
 from harness.rules.reasoning import DEFAULT_ERA
+from harness.wire.framing import SSE, BodyFraming
 
 DEFAULT_HOST = "127.0.0.1"
 MAX_BODY = 64 * 1024 * 1024
@@ -213,7 +215,7 @@ class LoopbackProvider:
     async def _answer(self, request: web.Request, exchange: Exchange) -> web.StreamResponse:
         route = next((r for r in self.routes if r.accepts(request.method, request.path)), None)
         if route is not None:
-            return await self._send(request, exchange, route.reply(exchange, dict(request.query)))
+            return await self._send(request, exchange, route, route.reply(exchange, dict(request.query)))
         if not self.source.accepts(request.method, request.path):
             exchange.status = 404
             text = answers.INVALID_URL.format(method=request.method, path=request.path)
@@ -234,10 +236,10 @@ class LoopbackProvider:
             return self._json(exchange, status, completion)
         return await self._stream(request, exchange, reply.body)
 
-    async def _send(self, request: web.Request, exchange: Exchange, reply) -> web.StreamResponse:
+    async def _send(self, request: web.Request, exchange: Exchange, route: FormatRoute, reply) -> web.StreamResponse:
         if reply.stream is None:
             return self._json(exchange, reply.status, reply.payload)
-        return await self._stream(request, exchange, reply.stream)
+        return await self._stream(request, exchange, reply.stream, spec_for(route.wire.name).framing)
 
     def _json(self, exchange, status: int, payload: dict | list) -> web.Response:
         return self._raw(exchange, status, "application/json", json.dumps(payload, ensure_ascii=False).encode())
@@ -248,11 +250,12 @@ class LoopbackProvider:
         response.headers["Content-Type"] = content_type
         return response
 
-    async def _stream(self, request: web.Request, exchange, body: bytes) -> web.StreamResponse:
-        pieces = self.delivery.pieces(body)
+    async def _stream(self, request: web.Request, exchange, body: bytes, framing: BodyFraming = SSE
+                      ) -> web.StreamResponse:
+        pieces = self.delivery.pieces(body, framing)
         exchange.status, exchange.response, exchange.pieces = 200, b"".join(pieces), len(pieces)
         coding = choose(self.coding, request.headers.get("Accept-Encoding"))
-        headers = {"Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"}
+        headers = {"Content-Type": f"{framing.media_type}; charset=utf-8", "Cache-Control": "no-cache"}
         if coding != IDENTITY:
             headers["Content-Encoding"] = coding
         response = web.StreamResponse(status=200, headers=headers)

@@ -6,13 +6,16 @@ row here); ``tests/test_loopback_wires.py`` fails when the rows and the
 formats disagree. The server builds a route per row
 (:class:`~harness.loopback.strict_route.FormatRoute`), ``harness serve`` names
 each in its banner, and ``harness probe --format F`` runs the row's suite
-(:mod:`.format_probe`).
+(:mod:`.format_probe`). A format shipped outside this package brings its row
+as an entry point of the group ``harness.loopback_wires``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.adapter import plugged
+from harness.formats import SPECS
 from harness.loopback.anthropic_format import ANTHROPIC
 from harness.loopback.delivery import Delivery
 from harness.loopback.gemini_format import GEMINI
@@ -53,3 +56,17 @@ WIRES: dict[str, Wire] = {wire.format.name: wire for wire in (
         Case("stream-error", Delivery()),
     )),
 )}
+
+GROUP = "harness.loopback_wires"  # a format shipped outside this package: its loopback row, by entry point
+
+
+def _plug_in() -> None:
+    for name, wire in plugged(GROUP).items():
+        if not isinstance(wire, Wire) or wire.format.name != name:
+            raise TypeError(f"entry point {name!r} of {GROUP} is {wire!r}; expected the Wire of format {name!r}")
+        if name not in SPECS or name in WIRES:
+            raise ValueError(f"entry point {name!r} of {GROUP}: no such format in the table, or it has a row already")
+        WIRES[name] = wire
+
+
+_plug_in()

@@ -9,9 +9,9 @@ contract holds for every format whose row has what it draws
 (:func:`having`), so a format without persisted rounds (chat) is simply not
 in those contracts.
 
-``STRATEGIES`` is keyed by the names of :data:`harness.adapter.FORMATS`;
-:func:`register` adds the row of a format registered with
-:func:`harness.formats.register`.
+``STRATEGIES`` is keyed by the names of :data:`harness.adapter.FORMATS`; a
+format shipped outside this package brings its row as an entry point of the
+group ``harness.format_strategies`` (:func:`register` checks it).
 
 Pinned examples run under their own format only: a contract takes
 ``@example(data=PINNED)``, and :meth:`WireFormat.cases` turns that stand-in
@@ -28,7 +28,7 @@ from typing import Any, Callable
 import pytest
 from hypothesis import strategies as st
 
-from harness.adapter import FORMATS
+from harness.adapter import FORMATS, plugged
 from harness.clip import clip_json
 from harness.formats import FormatSpec, spec_for
 from harness.plugin import run_state
@@ -278,13 +278,22 @@ STRATEGIES: dict[str, Strategies] = {"chat": CHAT, "anthropic": ANTHROPIC, "open
 _KINDS = tuple(f.name for f in fields(Strategies) if f.name != "comparable")
 
 
+GROUP = "harness.format_strategies"  # a format shipped outside this package: its strategies row, by entry point
+
+
 def register(name: str, strategies: Strategies) -> None:
-    """Add the strategies row of ``name``, a format whose row :func:`harness.formats.register` added first."""
+    """Add the strategies row of ``name``, a format the table (:mod:`harness.formats`) already has."""
     if name not in FORMATS:
-        raise ValueError(f"format {name!r} has no row in harness.formats; register its FormatSpec first")
+        raise ValueError(f"format {name!r} has no row in harness.formats; give its FormatSpec first")
+    if not isinstance(strategies, Strategies):
+        raise TypeError(f"the strategies row of {name!r} is {strategies!r}; expected a Strategies")
     if name in STRATEGIES:
         raise ValueError(f"format {name!r} already has a strategies row")
     STRATEGIES[name] = strategies
+
+
+for _name, _row in plugged(GROUP).items():
+    register(_name, _row)
 
 
 def having(*kinds: str) -> tuple[str, ...]:

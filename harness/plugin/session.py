@@ -38,7 +38,7 @@ from harness.bridge import BridgeAdapter, BridgeError, load_bridge
 from harness.config import hypothesis_profiles as profiles
 from harness.plugin.contract_items import (ADAPTER_ERROR, capability_key, capability_of, formats_key, formats_of,
                                            is_contract, level_key, owner)
-from harness.plugin.other_formats import OtherFormat, leave_out, report_lines
+from harness.plugin.other_formats import leave_out, report_lines
 from harness.rules import levels
 from harness.rules.policy import Policies, PolicyError, load_policies
 from harness.under_test import failures
@@ -57,7 +57,6 @@ class RunState:
     loaded: LoadedAdapter | None = None  # the session's adapter (--adapter, --adapter-cmd), once loaded
     seed: int | str | None = None  # the Hypothesis seed the header prints, if one is in force
     guards: dict[tuple[int, str], GuardedAdapter] = field(default_factory=dict)  # by (id of adapter, capability)
-    other_formats: list[OtherFormat] = field(default_factory=list)  # the contracts deselected for their format
     _policies: Policies | None = field(default=None, init=False)
 
     def adapter(self) -> LoadedAdapter:
@@ -223,10 +222,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
                 f"--require: adapter {loaded.name} does not offer {', '.join(missing)}; it offers "
                 f"{', '.join(sorted(loaded.capabilities)) or 'nothing'}"
             )
-    run.other_formats = leave_out(config, session.items, lambda item: _loaded(item).format)
+    others = leave_out(config, session.items, lambda item: _loaded(item).format)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        for line in [*run.header_lines(adapters), *report_lines(run.other_formats, config.option.verbose > 0)]:
+        for line in [*run.header_lines(adapters), *report_lines(others, config.option.verbose > 0)]:
             reporter.write_line(f"harness: {line}")
 
 

@@ -120,8 +120,8 @@ def test_check_shows_the_adapters_format_only_and_counts_the_others_in_one_line(
     suite = ET.parse(junit).getroot().find("testsuite")
     cases = [f"{c.get('classname')}.py::{c.get('name')}" for c in suite.iter("testcase")]
     assert len(cases) == len(statuses) and all(_holds(case, format) for case in cases), cases
-    properties = {p.get("name"): p.get("value") for p in suite.find("properties")}
-    assert properties["other formats"] == counted[0].string.removesuffix("; -v lists them")
+    properties = {p.get("name"): p.get("value") for p in suite.findall("properties/property")}
+    assert properties.get("other formats") == counted[0].string.removesuffix("; -v lists them"), properties
     summary = markdown.read_text()
     assert f"- {properties['other formats']}" in summary
     assert all(_holds(line, format) for line in summary.splitlines() if CONTRACT.search(line)), summary

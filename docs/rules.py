@@ -35,6 +35,7 @@ class _Collect:
     def __init__(self) -> None:
         self.items: list[pytest.Item] = []
 
+    @pytest.hookimpl(tryfirst=True)  # before the plugin deselects the contracts of other formats than the adapter's
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.items = list(session.items)
 
@@ -51,7 +52,7 @@ def _render(items: list[pytest.Item]) -> str:
         "`provider` (a provider's documented rule), `policy` (a product decision; `--policy KEY=VALUE`).",
         "A failing contract names the section of this page that states its rule. Formats: the wire formats",
         "a contract holds for (" + ", ".join(f"`{key}`: {name}" for key, name in FORMATS.items()) + ");",
-        "against an adapter of another format it is not applicable.",
+        "against an adapter of another format it is not run.",
         "",
     ]
     for name in sorted(modules):

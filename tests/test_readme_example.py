@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rules_page import contract_formats, contract_of
+
 README = Path(__file__).parent.parent / "README.md"
 
 
@@ -33,4 +35,8 @@ def test_readme_adapter_passes_from_the_users_own_folder(tmp_path):
     assert passed and all("test_reasoning" in line or "test_wire_fields" in line for line in passed), "\n".join(lines)
     streams = [line for line in lines if "test_sse_" in line or "test_stream_end" in line]
     assert streams and all(line.split()[0:2] == ["NOT", "APPLICABLE"] for line in streams), "\n".join(streams)
+    # Only chat contracts are shown; the other formats' are one line.
+    formats = contract_formats()
+    assert [line for line in lines if "chat" not in formats[contract_of(line)]] == []
+    assert len([line for line in run.stdout.splitlines() if " contracts of other formats (" in line]) == 1
     assert not (tmp_path / ".hypothesis").exists(), "check wrote an example database into the user's folder"

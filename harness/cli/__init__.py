@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--update-expectations", action="store_true", help="write the --expectations file from this run (reasons kept)"
     )
-    check.add_argument("-v", "--verbose", action="store_true", help="show every contract's message")
+    check.add_argument("-v", "--verbose", action="store_true", help="show every contract's message, and list the contracts of other formats")
 
     for name, help_text in (
         ("mutate", "re-apply known bugs in isolated copies and check the contracts catch each one"),

@@ -5,6 +5,12 @@ it is decided (:mod:`harness.cli.check_session`), then a summary by rule level
 and capability with every failing contract on one line, and the files asked
 for. With ``--expectations`` every report shows the run as the file judges it
 (:mod:`harness.cli.expectations`). Exit codes: :mod:`harness.exit_codes`.
+
+The contracts of other wire formats than the adapter's are not run
+(:mod:`harness.plugin.other_formats`): every report counts them in one line (the
+console and Markdown header, a JUnit suite property) and none shows them as a
+result, so no level table or JUnit ``skipped`` count takes them for a missing
+capability.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from harness.cli.expectations_file import (
     write_expectations,
 )
 from harness.outcomes.results import FAILED, PASSED, Result
+from harness.plugin.other_formats import count_line
 from harness.processes import Children
 from harness.report import annotations as ci_annotations
 from harness.report.junit import write_junit
@@ -77,6 +84,10 @@ def _nothing_tested(session: CheckSession) -> None:
     adapter = session.adapter
     if adapter is None:
         say("nothing was tested: no contract was selected")
+        return
+    if not session.collected:
+        say(f"nothing was tested: adapter {adapter.name} speaks {adapter.format}, and every contract selected "
+            "holds for other formats")
         return
     methods = public_methods(adapter.obj)
     say(
@@ -143,8 +154,9 @@ def run_check(options: CheckOptions) -> int:
             updated = f"{judgement.expectations.path} left as it was: nothing was tested"
     results = judging.reported(raw, judgement, options.strict_expectations) if judgement else raw
     if options.junitxml:
+        others = [("other formats", count_line(session.others))] if session.others else []
         write_junit(results, options.junitxml, JUNIT_SUITE,
-                    properties=judging.junit_properties(judgement) if judgement else ())
+                    properties=[*(judging.junit_properties(judgement) if judgement else ()), *others])
     if session.interrupted:
         say(counts_line(results))
         say(f"interrupted: {max(session.collected - len(results), 0)} of {session.collected} contracts did not run")

@@ -10,6 +10,7 @@ from harness.cli.expectations import as_expected, entry_for, word
 from harness.cli.expectations_file import Expectations
 from harness.outcomes.results import ERROR, FAILED, NOT_APPLICABLE, PASSED, SKIPPED, Result, Status
 from harness.plugin import adapter_under_test, header_lines, is_contract, level_key
+from harness.plugin.other_formats import OtherFormat, count_line, other_format_key, report_lines
 from harness.report.results_console import INDENT, result_lines
 from harness.report.sarif import rule_id
 
@@ -18,13 +19,16 @@ class CheckSession:
     """A pytest plugin: prints the header, then each contract's result as it is decided; keeps them.
 
     With ``expectations``, a failure the file expects is shown as such (``XFAIL``, ``PENDING``).
+    The contracts of other formats than the adapter's are counted in one line under the header
+    (listed with ``verbose``) and are no result.
     """
 
     def __init__(self, verbose: bool, expectations: Expectations | None = None) -> None:
         self.verbose = verbose
         self.expectations = expectations
         self.known: set[str] = set()  # the id of every contract collected, selected or deselected
-        self.partial: set[str] = set()  # the ids of which some case was deselected
+        self.partial: set[str] = set()  # the ids of which some case of the adapter's format was deselected
+        self.others: list[OtherFormat] = []  # the contracts deselected because they hold for other formats
         self.results: dict[str, Result] = {}
         self.seconds: dict[str, float] = {}  # setup, call and teardown together, as pytest's junitxml counts
         self.collected = 0
@@ -41,7 +45,11 @@ class CheckSession:
         self.interrupted = True
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
-        self.partial |= self._know(items)
+        # A case of another format could never run against this adapter: it leaves its contract whole.
+        others = [item for item in items if other_format_key in item.stash]
+        self.others += [item.stash[other_format_key] for item in others]
+        self._know(others)
+        self.partial |= self._know([item for item in items if other_format_key not in item.stash])
 
     def _know(self, items: list[pytest.Item]) -> set[str]:
         ids = {rule_id(contract_result(item.nodeid, SKIPPED, [], item.stash.get(level_key, "")))
@@ -49,15 +57,18 @@ class CheckSession:
         self.known |= ids
         return ids
 
+    @pytest.hookimpl(trylast=True)  # after the plugin's: it deselects the contracts of other formats
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.collected = len(session.items)
         self._know(session.items)
-        if not session.items:
+        if not session.items and not self.others:
             return
         self.adapter = adapter_under_test(session.config)
         self.header = header_lines(session.config)
-        for line in self.header:
+        for line in [*self.header, *report_lines(self.others, self.verbose)]:
             say(line)
+        if self.others:
+            self.header.append(count_line(self.others))  # as the reports' header says it
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration

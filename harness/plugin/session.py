@@ -10,6 +10,8 @@ the contracts it
   and records its level and capability as JUnit properties;
 - loads the adapter once, when collection is done, and prints what is under
   test (adapter, levels, policies, profile, seed);
+- deselects the contracts of other wire formats than their adapter's
+  (:mod:`harness.plugin.other_formats`), and says how many;
 - serves one fixture per capability (``stream``, ``messages``, ...): when the
   adapter lacks it, or its method raises ``NotImplementedError``, the contract
   is *not applicable*, its own status, never a pass;
@@ -36,6 +38,7 @@ from harness.bridge import BridgeAdapter, BridgeError, load_bridge
 from harness.config import hypothesis_profiles as profiles
 from harness.plugin.contract_items import (ADAPTER_ERROR, capability_key, capability_of, formats_key, formats_of,
                                            is_contract, level_key, owner)
+from harness.plugin.other_formats import leave_out, report_lines
 from harness.rules import levels
 from harness.rules.policy import Policies, PolicyError, load_policies
 from harness.under_test import failures
@@ -201,7 +204,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Load the adapter for the contracts collected, and say what is under test before anything runs."""
+    """Load the adapter for the contracts collected, deselect those of other formats, say what is under test."""
     contracts = [item for item in session.items if is_contract(item)]
     if not contracts:
         return
@@ -219,9 +222,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
                 f"--require: adapter {loaded.name} does not offer {', '.join(missing)}; it offers "
                 f"{', '.join(sorted(loaded.capabilities)) or 'nothing'}"
             )
+    others = leave_out(config, session.items, lambda item: _loaded(item).format)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        for line in run.header_lines(adapters):
+        for line in [*run.header_lines(adapters), *report_lines(others, config.option.verbose > 0)]:
             reporter.write_line(f"harness: {line}")
 
 
@@ -229,32 +233,26 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     state(config).forget_adapter()
 
 
+def _loaded(node: pytest.Item | pytest.FixtureRequest) -> LoadedAdapter:
+    """The adapter a contract runs against: its AdapterContracts class's, else the session's."""
+    found = owner(node)
+    return found.harness_loaded(node.config) if found is not None else state(node.config).adapter()
+
+
 def _require(request: pytest.FixtureRequest, capability: str) -> GuardedAdapter:
-    """The adapter a contract runs against (its AdapterContracts class's, else the session's), guarded."""
-    config = request.config
-    found = owner(request)
-    run = state(config)
-    loaded = found.harness_loaded(config) if found is not None else run.adapter()
+    """The adapter a contract runs against, guarded."""
+    loaded = _loaded(request)
     if capability not in loaded.capabilities:
         raise NotApplicable(
             f"{NOT_APPLICABLE}: adapter {loaded.name} does not offer the {capability!r} capability"
         )
-    return run.guarded(loaded, capability)
+    return state(request.config).guarded(loaded, capability)
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for guard in state(item.config).guards.values():
         guard.new_contract()
-    formats = item.stash.get(formats_key, None)
-    if formats is not None:
-        found = owner(item)
-        loaded = found.harness_loaded(item.config) if found is not None else state(item.config).adapter()
-        if loaded.format not in formats:
-            raise NotApplicable(
-                f"{NOT_APPLICABLE}: adapter {loaded.name} speaks {loaded.format!r}; this contract holds for "
-                f"{', '.join(repr(f) for f in formats)}"
-            )
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ An adapter names the format it speaks in a ``format`` attribute, one of
 their names in every format; what their shapes are depends on the format
 (below: ``chat`` first, then ``anthropic``, ``openai-responses`` and
 ``gemini``). A contract states the formats it holds for; against an adapter
-of another format it is not applicable. A team whose code speaks two formats
+of another format it is not run (counted in one line). A team whose code speaks two formats
 hands the harness two adapter objects, one per run (``--adapter pkg.mod:chat_adapter``, ``--adapter pkg.mod:anthropic_adapter``).
 
 ``chat``: OpenAI chat completions (``POST {base_url}/chat/completions``)

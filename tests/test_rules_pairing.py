@@ -7,7 +7,7 @@ import re
 import pytest
 
 from harness.loopback.provider_profiles import PROFILE_NAMES, make_profile
-from harness.rules.pairing import ANSWERED_TWICE, ORPHAN, UNANSWERED, PairingViolation, pairing
+from harness.rules.pairing import ANSWERED_TWICE, ORPHAN, UNANSWERED, PairingViolation, pairing, same_arguments
 from harness.testing import pairing_violations
 
 USER = {"role": "user", "content": "go"}
@@ -74,3 +74,14 @@ def test_a_provider_answers_the_ids_left_unanswered_in_its_own_words() -> None:
     assert (openai.status, deepseek.status, gateway.status, gateway.error) == (400, 400, 200, None)
     [said] = pairing_violations(history)
     assert said.startswith("assistant message #1 has tool_calls without a following tool message for a, c;")
+
+
+@pytest.mark.parametrize(("got", "sent", "same"), [
+    ("NaN", "NaN", True),  # not JSON: compared as text, so a value is the same as itself
+    ('{"a": NaN}', '{"a": NaN}', True),
+    ("NaN", "Infinity", False),
+    ('{"a":1}', '{"a": 1}', True),  # JSON: compared as values
+    ('{"a": 1}', '{"a": true}', False),
+])
+def test_arguments_compare_as_json_values_and_anything_else_as_text(got: str, sent: str, same: bool) -> None:
+    assert same_arguments(got, sent) is same, f"same_arguments({got!r}, {sent!r})"

@@ -113,15 +113,24 @@ def same_arguments(got: object, sent: str) -> bool:
     compared as it is.
     """
     try:
-        want = json.loads(sent)
+        want = _strict_json(sent)
     except ValueError:
         return got == sent
     if not isinstance(got, str):
         return False
     try:
-        return _same_json(json.loads(got), want)
+        return _same_json(_strict_json(got), want)
     except ValueError:
         return False
+
+
+def _not_json(constant: str) -> object:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _strict_json(text: str) -> object:
+    """``text`` as JSON (RFC 8259): Python's ``NaN`` and ``Infinity`` are text, which also keeps NaN equal to itself."""
+    return json.loads(text, parse_constant=_not_json)
 
 
 def _same_json(a: object, b: object) -> bool:

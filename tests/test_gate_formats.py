@@ -170,3 +170,32 @@ def test_the_report_keeps_each_bugs_format_and_counts_each_format_apart():
         assert line in console.splitlines(), console
     assert [r.suite for r in results(report)] == ["mutants.chat.round_frame", "mutants.gemini.round_frame",
                                                   "mutants.anthropic.round_frame"]
+
+
+def _whole_file_changed(path: str) -> str:
+    """A diff in which every line of the bundled ``path`` is new."""
+    import difflib
+
+    from harness.mutation.workspace import Project
+
+    after = (Project.bundled().root / path).read_text().splitlines(True)
+    return "".join(difflib.unified_diff([], after, f"a/{path}", f"b/{path}"))
+
+
+@pytest.mark.parametrize("path, formats", [
+    ("harness/reference/gemini/parts.py", {"gemini"}),  # one format's own code: its bugs alone
+    ("harness/reference/round_frame.py", {"anthropic", "openai-responses", "gemini"}),  # the shared kernel
+])
+def test_a_diff_selects_the_bugs_of_the_formats_whose_code_it_touches(path, formats):
+    from harness.mutation.diff_lines import parse_diff
+    from harness.mutation.diff_scope import select_mutants
+    from harness.mutation.workspace import Project
+
+    parts = plan(SPECS.values(), SPECS.values())
+    format_of = {id(m): p.format for p in parts for m in p.mutants}
+    project = Project.bundled()
+    scope = select_mutants(parse_diff(_whole_file_changed(path), "test"),
+                           [m for p in parts for m in p.mutants], project.read, {})
+    assert scope.mutants, f"no known bug patches {path}"
+    assert {format_of[id(m)] for m in scope.mutants} == formats, [m.id for m in scope.mutants]
+    assert scope.catalogue_size == sum(len(p.mutants) for p in parts)

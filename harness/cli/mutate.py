@@ -194,6 +194,7 @@ def _run(o: Options) -> int:
         # mutmut's mutants are of the bundled reference's shared code: the default format's part runs them.
         host = next((p for p in parts if p.format in ("", DEFAULT_FORMAT)), parts[0])
         ran: set[str] = set()
+        outcome: int | None = None
         for part, (part_project, executor, baseline_contracts) in zip(parts, setups):
             extra = generated if part is host else None
             if not part.mutants and not (extra and extra.mutants):
@@ -212,10 +213,9 @@ def _run(o: Options) -> int:
                 ) as run:
                     outcome, found, generic = _known_bugs(run, part, jobs, o, scope, extra)
             except KeyboardInterrupt:
-                print(INTERRUPTED)
-                return exit_codes.INTERRUPTED
-            if outcome == exit_codes.USAGE:
-                return outcome
+                outcome = exit_codes.INTERRUPTED
+            if outcome in (exit_codes.USAGE, exit_codes.INTERRUPTED):
+                break
             if outcome is not None:
                 outcomes.append(outcome)
             for result in found:
@@ -223,6 +223,11 @@ def _run(o: Options) -> int:
                 ran.add(part.shared.get(result.mutant.id, result.mutant.id))
             results += found
             mutmut = generic or mutmut
+    if outcome == exit_codes.INTERRUPTED:  # told once every process it started is stopped and every copy gone
+        print(INTERRUPTED)
+        return outcome
+    if outcome == exit_codes.USAGE:
+        return outcome
     if not results and mutmut is None:
         return exit_codes.first(outcomes)
     if o.formats == [] and o.shard is None and scope is None and not outcomes:

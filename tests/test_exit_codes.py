@@ -80,6 +80,7 @@ def test_a_bug_in_the_harness_is_an_internal_error(command, monkeypatch, capsys)
 
     monkeypatch.setattr("harness.cli.check.run_check", broken)
     monkeypatch.setattr("harness.cli.mutate.run_known_bugs", broken)
+    monkeypatch.setattr("harness.cli.mutate.run_gate", broken)
     monkeypatch.setattr("harness.cli.nightly.run_nightly", broken)
     monkeypatch.setattr("harness.cli.nightly.run_merge", broken)
     argv = {"report": ["report", "merge", "x.json", "-o", "out"]}.get(command, [command])

@@ -92,7 +92,7 @@ FORMATS = {
          "stop_reason": "completed", "usage": None},
         _responses_decoded, _responses_kept,
         lambda items, sent: responses_rules.refusals({"store": False, "input": items}, sent=sent),
-        (TURN, EARLY), ("responses-kernel-reasoning-dropped", "test_responses_tool_rounds.py")),
+        (TURN, EARLY), ("rounds-kernel-reasoning-dropped", "test_responses_tool_rounds.py")),
     "gemini": _Format(
         "gemini", gemini_adapter, st.composite(_gemini_round)(),
         {"blocks": [{"type": "text", "text": "Zürich 12°C, Oslo 4°C.", "signature": "c2lnLWFuc3dlcg=="}],
@@ -182,7 +182,8 @@ def test_check_passes_the_reference_and_a_kernel_known_bug_fails_its_contract(na
     named = [line for line in lines if contract in line]
     assert named and all(line.strip().startswith("PASSED") for line in named), "\n".join(named)
 
-    config = ROOT / {"openai-responses": "mutants-responses.toml", "gemini": "mutants-gemini.toml"}[name]
+    # Responses' kernel bug is one the formats share (mutants-rounds.toml); Gemini's is its own.
+    config = ROOT / {"openai-responses": "mutants-rounds.toml", "gemini": "mutants-gemini.toml"}[name]
     _harness(name, "mutate", "--config", str(config), "--only", bug_id, "--jobs", "1", "--report-dir", str(tmp_path))
     written = tmp_path / "mutation-report.json"
     assert written.exists(), "harness mutate wrote no report"

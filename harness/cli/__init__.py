@@ -8,6 +8,7 @@ import traceback
 from pathlib import Path
 
 from harness import exit_codes
+from harness.adapter import FORMATS
 from harness.config import hypothesis_profiles as profiles
 from harness.mutation.shard import Shard
 from harness.rules.levels import parse_levels
@@ -61,23 +62,29 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-v", "--verbose", action="store_true", help="show every contract's message, and list the contracts of other formats")
 
     for name, help_text in (
-        ("mutate", "re-apply known bugs in isolated copies and check the contracts catch each one"),
-        ("gate", "baseline plus every known bug: the CI regression gate"),
+        ("mutate", "re-apply one catalogue's known bugs in isolated copies and check the contracts catch each one"),
+        ("gate", "every format's baseline plus its known bugs, in one report: the CI regression gate"),
     ):
         cmd = sub.add_parser(name, help=help_text)
         if name == "mutate":
             cmd.add_argument("--only", nargs="+", metavar="ID", help="run only these known bugs")
-        cmd.add_argument("--config", type=Path, metavar="PATH", help="catalogue (default: the bundled mutants.toml)")
+            cmd.add_argument("--config", type=Path, metavar="PATH", help="catalogue (default: the bundled mutants.toml)")
+            cmd.add_argument(
+                "--adapter", metavar="MODULE:ATTR",
+                help="your own Python adapter: the catalogue's files are in its project (the catalogue's folder or "
+                     "root); or a bundled reference of another format (harness.reference:gemini_adapter)",
+            )
+        else:
+            cmd.add_argument(
+                "--format", dest="formats", type=_formats, action="extend", default=[], metavar="F[,F]",
+                help=f"only these formats' rows (repeatable; default: every one): {', '.join(FORMATS)}",
+            )
         cmd.add_argument("--report-dir", type=Path, metavar="DIR", help="write JSON, JUnit and Markdown reports here")
         cmd.add_argument("--shard", type=_shard, metavar="K/N", help="run a deterministic slice for CI matrices")
         cmd.add_argument("--jobs", type=_positive, metavar="N", help="parallel mutant runs (default: all cores)")
         cmd.add_argument("--timeout", type=float, metavar="SECONDS", help="per-mutant budget (default: from baseline)")
         cmd.add_argument(
             "--baseline-timeout", type=float, metavar="SECONDS", help="budget of the unpatched run (default: 900)"
-        )
-        cmd.add_argument(
-            "--adapter", metavar="MODULE:ATTR",
-            help="your own Python adapter: the catalogue's files are in its project (the catalogue's folder or root)",
         )
         from harness.cli.mutate import add_diff_options  # --in-diff, --base
 
@@ -104,6 +111,14 @@ def _shard(value: str) -> Shard:
         return Shard.parse(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _formats(value: str) -> list[str]:
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in FORMATS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown format {', '.join(unknown) or repr(value)}; formats: {', '.join(FORMATS)}")
+    return names
 
 
 def _levels(value: str) -> tuple[str, ...]:
@@ -158,14 +173,20 @@ def _run(args: argparse.Namespace) -> int:
                 update_expectations=args.update_expectations,
             )
         )
-    if args.command in ("mutate", "gate"):
+    if args.command == "mutate":
         from harness.cli.mutate import run_known_bugs
 
-        only = getattr(args, "only", None)
         return run_known_bugs(
-            args.config, only, args.report_dir, args.shard, args.jobs, args.timeout,
+            args.config, args.only, args.report_dir, args.shard, args.jobs, args.timeout,
             adapter=args.adapter, baseline_timeout=args.baseline_timeout, in_diff=args.in_diff, base=args.base,
             mutmut=args.mutmut,
+        )
+    if args.command == "gate":
+        from harness.cli.mutate import run_gate
+
+        return run_gate(
+            args.formats, args.report_dir, args.shard, args.jobs, args.timeout,
+            baseline_timeout=args.baseline_timeout, in_diff=args.in_diff, base=args.base, mutmut=args.mutmut,
         )
     if args.command == "nightly":
         from harness.cli.nightly import run_nightly

@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
 import harness
 from harness import exit_codes
+from harness.adapter import DEFAULT_FORMAT, DEFAULT_SPEC
+from harness.formats import SPECS
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.mutation.copy_executor import CommandExecutor
 from harness.mutation.diff_lines import Changes, DiffError, git_diff, read_diff
@@ -22,6 +25,7 @@ from harness.mutation.diff_scope import (
     select_contracts,
     select_mutants,
 )
+from harness.mutation import gate_plan
 from harness.mutation.in_memory_executor import ContractsExecutor, EngineNotReady
 from harness.mutation.known_bug_run import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun
 from harness.mutation.progress import MutantProgress
@@ -57,6 +61,7 @@ class Options:
     in_diff: str | None = None  # a unified diff file ("-": standard input): only the bugs and contracts it touches
     base: str | None = None  # a git ref: the same, for the working tree's diff against it
     mutmut: bool = False  # with a diff: also mutmut's mutants on the changed lines of the bundled reference
+    formats: list[str] | None = None  # the gate: every format's row, or these ([]: all); None: one catalogue (mutate)
 
 
 # Each verdict's exit code; which one a run ends with is the precedence of exit_codes.first.
@@ -93,6 +98,24 @@ def run_known_bugs(
     return _run(options)
 
 
+def run_gate(
+    formats: list[str],
+    report_dir: Path | None = None,
+    shard: Shard | None = None,
+    jobs: int | None = None,
+    timeout: float | None = None,
+    *,
+    baseline_timeout: float | None = None,
+    in_diff: str | None = None,
+    base: str | None = None,
+    mutmut: bool = False,
+) -> int:
+    """Every format's row (``formats``: only these; empty: all) under its own reference, in one report."""
+    return _run(Options(report_dir=report_dir, shard=shard, jobs=jobs, timeout=timeout,
+                        baseline_timeout=baseline_timeout, in_diff=in_diff, base=base, mutmut=mutmut,
+                        formats=list(formats)))
+
+
 def add_diff_options(cmd) -> None:
     """``--in-diff`` and ``--base`` on an argparse (sub)parser."""
     scope = cmd.add_mutually_exclusive_group()
@@ -114,47 +137,41 @@ def _usage(message: str) -> int:
 def _run(o: Options) -> int:
     from harness.outcomes.score import ThresholdError, load_thresholds
 
-    path = o.catalogue or BUNDLED_CATALOGUE
     try:
-        catalogue = load_catalogue(path)
-        mutants = catalogue.select(o.only)
-        mutants = o.shard.select(mutants) if o.shard else mutants
         thresholds = load_thresholds(PYPROJECT)
+        parts = _gate_parts(o) if o.formats is not None else [_mutate_part(o)]
     except CatalogueError as exc:
         return _usage(f"catalogue error: {exc}")
     except ThresholdError as exc:
         return _usage(f"configuration error: {exc}")
-    if o.adapter is not None:
-        module, sep, attr = o.adapter.partition(":")
-        if not (module and sep and attr):
-            return _usage(f"--adapter {o.adapter!r} must look like 'package.module:attribute'")
-        if catalogue.runner is not None:
-            return _usage(f"catalogue error: {path}: a [runner] table runs its own command; it takes no --adapter")
-    elif catalogue.root is not None and catalogue.runner is None:
-        return _usage(f"catalogue error: {path}: 'root' names a project to patch; give its adapter with --adapter")
-    if o.mutmut and o.in_diff is None and o.base is None:
-        return _usage("--mutmut scopes mutmut's mutants to a change: give --in-diff or --base")
-    if o.mutmut and (o.adapter is not None or catalogue.runner is not None):
-        return _usage("--mutmut makes mutmut's mutants of the bundled reference only: no --adapter, no [runner]")
-    if not mutants:
-        where = f"shard {o.shard} of {path}" if o.shard else str(path)
-        print(f"nothing was tested: {where} selects no known bug")
+    except _Usage as exc:
+        return _usage(str(exc))
+    if o.shard:
+        # One slice of every part's bugs together, so a shard of the gate spreads over the formats.
+        chosen = {id(m) for m in o.shard.select([m for part in parts for m in part.mutants])}
+        for part in parts:
+            part.mutants = [m for m in part.mutants if id(m) in chosen]
+    if not any(part.mutants for part in parts):
+        where = ", ".join(part.label for part in parts)
+        print(f"nothing was tested: {f'shard {o.shard} of ' if o.shard else ''}{where} selects no known bug")
         return exit_codes.NOTHING_TESTED
     jobs = o.jobs or os.cpu_count() or 1
     started = time.perf_counter()
-    outcome: int | None = None
+    outcomes: list[int] = []
     results: list[MutantResult] = []
+    mutmut: MutmutRun | None = None
     with Children() as children:
         try:
-            setup = _setup(catalogue, path, o, children)
+            setups = [part.setup(children) for part in parts]
         except _Usage as exc:
             return _usage(str(exc))
-        project, executor, baseline_contracts = setup
+        project = setups[0][0]  # a mutate run has one part; the gate's all patch the bundled package
         scope, generated = None, None
         if o.in_diff is not None or o.base is not None:
+            everything = [m for part in parts for m in part.mutants]
             try:
                 known, others = _earlier_survivors(o.report_dir)
-                scope = select_mutants(_changes(o, project), mutants, project.read, known)
+                scope = select_mutants(_changes(o, project), everything, project.read, known)
                 generated = _mutmut_in_scope(scope, others, children, o.jobs or os.cpu_count() or 1) if o.mutmut \
                     else None
             except DiffError as exc:
@@ -164,44 +181,123 @@ def _run(o: Options) -> int:
                 return exit_codes.MUTMUT
             for line in scope_lines(scope.as_json()):
                 print(line)
-            mutants = scope.mutants
-            if not mutants and not (generated and generated.mutants):
+            in_scope = {id(m) for m in scope.mutants}
+            for part in parts:
+                part.mutants = [m for m in part.mutants if id(m) in in_scope]
+            if not scope.mutants and not (generated and generated.mutants):
                 print("nothing was tested: the diff selects no known bug"
                       + (" and no mutmut mutant" if o.mutmut else ""))
                 run = {"shard": str(o.shard) if o.shard else None, "seconds": round(time.perf_counter() - started, 3),
                        "scope": scope.as_json()}
                 publish(build_report([], thresholds=thresholds, run=run), thresholds, o.report_dir, root=project.root)
                 return exit_codes.NOTHING_TESTED
-        if len(mutants) < len(catalogue.mutants) and scope is None:
-            # A selection (--only, a shard) needs only what its mutants name: baseline and collect just those.
-            baseline_contracts = _named(mutants)
-        root = project.root
-        try:
-            with KnownBugRun(
-                project,
-                executor,
-                jobs=jobs,
-                timeout=o.timeout,
-                baseline_timeout=o.baseline_timeout or BASELINE_TIMEOUT,
-                baseline_contracts=baseline_contracts,
-            ) as run:
-                outcome, results, mutmut = _known_bugs(run, mutants, path, jobs, o, scope, generated)
-        except KeyboardInterrupt:
-            outcome = exit_codes.INTERRUPTED
-    if outcome == exit_codes.INTERRUPTED:
+        # mutmut's mutants are of the bundled reference's shared code: the default format's part runs them.
+        host = next((p for p in parts if p.format in ("", DEFAULT_FORMAT)), parts[0])
+        ran: set[str] = set()
+        outcome: int | None = None
+        for part, (part_project, executor, baseline_contracts) in zip(parts, setups):
+            extra = generated if part is host else None
+            if not part.mutants and not (extra and extra.mutants):
+                continue
+            if len(part.mutants) < part.size and scope is None:
+                # A selection (--only, a shard) needs only what its mutants name: baseline and collect just those.
+                baseline_contracts = _named(part.mutants)
+            try:
+                with KnownBugRun(
+                    part_project,
+                    executor,
+                    jobs=jobs,
+                    timeout=o.timeout,
+                    baseline_timeout=o.baseline_timeout or BASELINE_TIMEOUT,
+                    baseline_contracts=baseline_contracts,
+                ) as run:
+                    outcome, found, generic = _known_bugs(run, part, jobs, o, scope, extra)
+            except KeyboardInterrupt:
+                outcome = exit_codes.INTERRUPTED
+            if outcome in (exit_codes.USAGE, exit_codes.INTERRUPTED):
+                break
+            if outcome is not None:
+                outcomes.append(outcome)
+            for result in found:
+                result.format = part.format
+                ran.add(part.shared.get(result.mutant.id, result.mutant.id))
+            results += found
+            mutmut = generic or mutmut
+    if outcome == exit_codes.INTERRUPTED:  # told once every process it started is stopped and every copy gone
         print(INTERRUPTED)
         return outcome
-    if outcome is not None:
+    if outcome == exit_codes.USAGE:
         return outcome
+    if not results and mutmut is None:
+        return exit_codes.first(outcomes)
+    if o.formats == [] and o.shard is None and scope is None and not outcomes:
+        # The whole gate: a bug of a shared catalogue that no format ran names no contract of any of them.
+        unrun = sorted({base for part in parts for base in part.shared.values()} - ran)
+        if unrun:
+            return _usage(f"catalogue error: {', '.join(map(repr, unrun))} names no contract of any format whose "
+                          "row names its catalogue: no format ran it")
     run = {"shard": str(o.shard) if o.shard else None, "seconds": round(time.perf_counter() - started, 3)}
     if scope is not None:
         run["scope"] = scope.as_json()
     if mutmut is not None:
         run.update(seed=MUTMUT_SEED, mutmut_mutants=mutmut.total)
     summary = publish(build_report(results, mutmut, thresholds=thresholds, run=run), thresholds, o.report_dir,
-                      root=root)
+                      root=project.root)
     below = mutmut is not None and summary.below_break
-    return exit_codes.first([exit_code(results), *([exit_codes.BELOW_THRESHOLD] if below else [])])
+    return exit_codes.first([*outcomes, exit_code(results), *([exit_codes.BELOW_THRESHOLD] if below else [])])
+
+
+@dataclass
+class _Part:
+    """A reference (or a team's adapter) with the known bugs it runs: a whole ``mutate`` run, or one format's
+    share of the gate."""
+
+    format: str  # the row's name; "" for a project's own run
+    label: str  # where its bugs come from, as the console says it
+    mutants: list[Mutant]
+    size: int  # its bugs before any selection
+    setup: Callable[[Children], tuple]  # the project, the executor, the contracts its baseline needs (None: all)
+    shared: dict[str, str] = field(default_factory=dict)  # a shared catalogue's bugs: qualified id -> catalogue id
+
+
+def _mutate_part(o: Options) -> _Part:
+    """``harness mutate``: one catalogue, one adapter (the bundled reference by default)."""
+    path = o.catalogue or BUNDLED_CATALOGUE
+    catalogue = load_catalogue(path)
+    mutants = catalogue.select(o.only)
+    if o.adapter is not None:
+        module, sep, attr = o.adapter.partition(":")
+        if not (module and sep and attr):
+            raise _Usage(f"--adapter {o.adapter!r} must look like 'package.module:attribute'")
+        if catalogue.runner is not None:
+            raise _Usage(f"catalogue error: {path}: a [runner] table runs its own command; it takes no --adapter")
+    elif catalogue.root is not None and catalogue.runner is None:
+        raise _Usage(f"catalogue error: {path}: 'root' names a project to patch; give its adapter with --adapter")
+    if o.mutmut and o.in_diff is None and o.base is None:
+        raise _Usage("--mutmut scopes mutmut's mutants to a change: give --in-diff or --base")
+    if o.mutmut and (o.adapter is not None or catalogue.runner is not None):
+        raise _Usage("--mutmut makes mutmut's mutants of the bundled reference only: no --adapter, no [runner]")
+    # A bundled reference's bugs are judged by its format's contracts: the report names the format.
+    reference = (o.adapter or DEFAULT_SPEC) if catalogue.runner is None else None
+    name = next((spec.name for spec in SPECS.values() if spec.reference == reference), "")
+    return _Part(name, path.name, mutants, len(catalogue.mutants),
+                 lambda children: _setup(catalogue, path, o, children))
+
+
+def _gate_parts(o: Options) -> list[_Part]:
+    """``harness gate``: every format's row (or those ``--format`` names), each under its own reference."""
+    if o.mutmut and o.in_diff is None and o.base is None:
+        raise _Usage("--mutmut scopes mutmut's mutants to a change: give --in-diff or --base")
+    rows = [SPECS[name] for name in dict.fromkeys(o.formats)] if o.formats else list(SPECS.values())
+    bundled = Project.bundled()
+    return [
+        _Part(part.format, f"{part.format}: {', '.join(p.name for p in part.catalogues)}", list(part.mutants),
+              len(part.mutants),
+              lambda children, reference=part.reference: (
+                  bundled, ContractsExecutor(children, adapter=reference, bundled=True), None),
+              dict(part.shared))
+        for part in gate_plan.plan(rows, SPECS.values())
+    ]
 
 
 class _Usage(Exception):
@@ -286,8 +382,9 @@ def _module_file(name: str) -> str:
     return "/".join(name.split(".")[:-1]) + ".py"
 
 
-def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options, scope: Scope | None = None,
+def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Scope | None = None,
                 generated: Generated | None = None) -> tuple[int | None, list[MutantResult], MutmutRun | None]:
+    mutants = part.mutants
     try:
         run.prepare()
         run.check_contracts(mutants)  # before the baseline, so a misspelt name is told with its mutant's id
@@ -313,18 +410,26 @@ def _known_bugs(run: KnownBugRun, mutants, path: Path, jobs: int, o: Options, sc
     except CatalogueError as exc:
         return _usage(f"catalogue error: {exc}"), [], None
     tests = baseline.outcome.tests
+    lead = f"{part.format}: " if o.formats is not None else ""
+    if part.shared:
+        # A shared bug runs the contracts it names that held for this format; one naming none of them is another's.
+        narrowed = [gate_plan.of_format(m, tests) if m.id in part.shared else m for m in mutants]
+        others = [m.id for m, n in zip(mutants, narrowed) if n is None]
+        mutants = [n for n in narrowed if n is not None]
+        if others:
+            print(f"{part.format}: not run under this format (they name none of its contracts): {', '.join(others)}")
     if scope is not None:
         if reach:
             mutants = select_contracts(scope, baseline.outcome.lines, list(tests), run.project.read,
-                                       total=len(collected) if collected else None)
+                                       total=len(collected) if collected else None, mutants=mutants)
         else:
             scope.measured = False
         print(contracts_line(scope.as_json()["contracts"]))
     applied = sum(e["outcome"] != "not applicable" for e in tests.values())
     print(
-        f"baseline: {applied} contracts green in {baseline.outcome.wall:.1f}s"
+        f"{lead}baseline: {applied} contracts green in {baseline.outcome.wall:.1f}s"
         + (f" ({len(tests) - applied} not applicable)" if applied < len(tests) else "")
-        + f"; {len(mutants)} known bugs from {path.name}, {jobs} jobs"
+        + f"; {len(mutants)} known bugs from {part.label.removeprefix(lead)}, {jobs} jobs"
         + (f", shard {o.shard}" if o.shard else "")
     )
     try:

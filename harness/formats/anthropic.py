@@ -14,6 +14,6 @@ SPEC = FormatSpec(
     framing=SSE,
     rules=anthropic_history.RULES,
     reference="harness.reference:anthropic_adapter",
-    catalogues=("mutants-anthropic.toml",),
+    catalogues=("mutants-anthropic.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "end_turn", "usage": None},
 )

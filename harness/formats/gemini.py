@@ -14,6 +14,6 @@ SPEC = FormatSpec(
     framing=SSE,
     rules=gemini_history.RULES,
     reference="harness.reference:gemini_adapter",
-    catalogues=("mutants-gemini.toml",),
+    catalogues=("mutants-gemini.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "STOP", "usage": None},
 )

@@ -14,6 +14,6 @@ SPEC = FormatSpec(
     framing=SSE,
     rules=responses_history.RULES,
     reference="harness.reference:responses_adapter",
-    catalogues=("mutants-responses.toml",),
+    catalogues=("mutants-responses.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "completed", "usage": None},
 )

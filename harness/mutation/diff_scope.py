@@ -148,9 +148,10 @@ def _why(changes: Changes, m: Mutant, read, modules: frozenset[str], covered: li
 
 
 def select_contracts(scope: Scope, lines: dict[str, dict], tests: list[str], read,
-                     total: int | None = None) -> list[Mutant]:
-    """Each bug in scope with only the contracts it names that ran its lines, by the baseline's line reach
-    ``lines`` over ``tests``; ``scope.contracts`` filled with every contract they match and why it is there.
+                     total: int | None = None, mutants: list[Mutant] | None = None) -> list[Mutant]:
+    """Each bug in scope (or of ``mutants``, one format's share of it) with only the contracts it names that ran
+    its lines, by the baseline's line reach ``lines`` over ``tests``; ``scope.contracts`` filled with every
+    contract they match and why it is there.
 
     A name stays whole (a module stays a module): the engine stops a name at its first kill, so the kills,
     and the verdict, are the full run's. ``read``: a project file's text; ``total``: the contracts collected.
@@ -160,7 +161,7 @@ def select_contracts(scope: Scope, lines: dict[str, dict], tests: list[str], rea
     changed_by = {test: path for path, changed in sorted(scope.changes.files.items())
                   for test in _ran(lines, path, changed.lines)}
     narrowed = []
-    for m in scope.mutants:
+    for m in scope.mutants if mutants is None else mutants:
         kept = _reaching_names(m, read(m.file), lines, tests)
         narrowed.append(replace(m, contracts=kept) if kept else m)
         for test in tests:

@@ -55,7 +55,9 @@ class OutcomeRecorder:
         finally:
             self.entry(item.nodeid)["duration"] = time.perf_counter() - started
 
-    @pytest.hookimpl(wrapper=True)
+    # Outermost of the wrappers: the harness plugin's own marks a contract not applicable to the adapter on the
+    # report, and that mark must be there when this one reads it (else it is recorded as passed).
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
         report = yield
         entry = self.entry(item.nodeid)

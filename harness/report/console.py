@@ -33,6 +33,7 @@ def _known_bugs(d: Digest) -> list[str]:
         detail += f"; killed by a crash of the code under test: {some(crashes, 'bug')}"
     # A nightly's wall time is mostly mutmut's: it goes on the score's line.
     took = f" in {d.wall:.1f}s wall" if d.wall is not None and not d.has_mutmut else ""
+    lines += d.format_lines()
     lines.append(f"{counts[Verdict.KILLED.value]}/{len(d.known_bugs)} known bugs killed ({detail or 'none run'}){took}")
     return lines
 

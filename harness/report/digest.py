@@ -19,6 +19,7 @@ from harness.report.model import (
     Entry,
     Report,
     exempted_by,
+    format_of,
     is_equivalent,
     is_exempt,
     is_known_bug,
@@ -52,6 +53,21 @@ class Digest:
     def known(self) -> Counter:
         """Known bugs by report status."""
         return Counter(m["status"] for _, m in self.known_bugs)
+
+    @property
+    def by_format(self) -> dict[str, Counter]:
+        """Known bugs by report status, per wire format, in the order the formats first appear; empty when no
+        known bug names one (a project's own run)."""
+        counts: dict[str, Counter] = {}
+        for _, m in self.known_bugs:
+            if format_of(m):
+                counts.setdefault(format_of(m), Counter())[m["status"]] += 1
+        return counts
+
+    def format_lines(self) -> list[str]:
+        """One line per format: ``chat: 190/190 killed``, then any other status it has."""
+        return [f"{name}: {c['Killed']}/{c.total()} killed" + ("" if c['Killed'] == c.total() else
+                f" ({counts_line(c)})") for name, c in self.by_format.items()]
 
     @property
     def known_failures(self) -> list[Located]:

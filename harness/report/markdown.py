@@ -44,6 +44,7 @@ def _known_bugs(d: Digest, level: str) -> list[str]:
         "",
         " · ".join(f"{v.value}: {counts[v.value]}" for v in Verdict),
         "",
+        *([*(f"- {line}" for line in d.format_lines()), ""] if d.by_format else []),
         *results_table([as_result(f, m) for f, m in d.known_bugs], KNOWN_BUG_COLUMNS),
     ]
     if d.known_failures:

@@ -12,13 +12,15 @@ the schema allows it:
   the kill kind, the engine and the exemption are written into it from the
   fields below, for the viewer, and never parsed back out of it;
 - a mutant's ``harness`` object (the schema allows more properties on a
-  mutant): ``killKind`` (``crash`` or ``assertion``) and ``patchedBy`` of a
+  mutant): ``killKind`` (``crash`` or ``assertion``), ``patchedBy`` and
+  ``format`` (the wire format whose reference and contracts judged it) of a
   known bug, the ``exemption`` (kind, reason, where, mutmut's verdict) of a
   mutmut mutant a pragma names;
 - ``config.harness.runs``: one entry per run or shard (shard, wall seconds,
   and for the nightly the seed, the contracts' tally and mutmut's counts).
 
-A known bug's id is its catalogue id and its mutator is that id; a mutmut
+A known bug's id is its catalogue id and its mutator is that id (a bug of a
+catalogue several formats share: qualified by the format, ``id[gemini]``); a mutmut
 mutant's id is mutmut's name (:func:`harness.outcomes.score.is_mutmut`).
 """
 
@@ -99,6 +101,11 @@ def patched_by(mutant: Entry) -> str:
     return fields(mutant).get("patchedBy", "")
 
 
+def format_of(mutant: Entry) -> str:
+    """The wire format a known bug ran under; '' for a project's own run (or a report from before formats)."""
+    return fields(mutant).get("format", "")
+
+
 def exemption(mutant: Entry) -> dict[str, str]:
     """The pragma naming a mutmut mutant: ``kind``, ``reason``, ``where`` (file:line), ``mutmut``; empty when none."""
     return fields(mutant).get("exemption") or {}
@@ -164,7 +171,8 @@ def as_result(file: str, mutant: Entry) -> Result:
     killed = mutant["status"] == "Killed" and status == PASSED
     return Result(
         name=mutant["id"],
-        suite=f"{'mutants' if is_known_bug(mutant) else 'mutmut'}.{PurePosixPath(file).stem}",
+        suite=".".join(filter(None, ("mutants" if is_known_bug(mutant) else "mutmut", format_of(mutant),
+                                     PurePosixPath(file).stem))),
         status=status,
         title=mutant.get("description", ""),
         message=headline(mutant),

@@ -68,7 +68,8 @@ def known_bug_entry(result: MutantResult) -> Entry:
         status_reason += "\n" + result.message
     if result.engine:
         status_reason += f"\n{PATCHED_BY}{result.engine}"
-    own = {"killKind": result.kind if result.verdict is Verdict.KILLED else "", "patchedBy": result.engine}
+    own = {"killKind": result.kind if result.verdict is Verdict.KILLED else "", "patchedBy": result.engine,
+           "format": result.format}
     entry = {
         "id": mutant.id,
         # Each known bug is its own category: the viewer groups and filters by it.

@@ -6,7 +6,7 @@ import os
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -289,15 +289,21 @@ def _gate_parts(o: Options) -> list[_Part]:
     if o.mutmut and o.in_diff is None and o.base is None:
         raise _Usage("--mutmut scopes mutmut's mutants to a change: give --in-diff or --base")
     rows = [SPECS[name] for name in dict.fromkeys(o.formats)] if o.formats else list(SPECS.values())
-    bundled = Project.bundled()
     return [
         _Part(part.format, f"{part.format}: {', '.join(p.name for p in part.catalogues)}", list(part.mutants),
-              len(part.mutants),
-              lambda children, reference=part.reference: (
-                  bundled, ContractsExecutor(children, adapter=reference, bundled=True), None),
-              dict(part.shared))
+              len(part.mutants), _row_setup(SPECS[part.format], part, o), dict(part.shared))
         for part in gate_plan.plan(rows, SPECS.values())
     ]
+
+
+def _row_setup(spec, part: gate_plan.FormatPart, o: Options) -> Callable[[Children], tuple]:
+    """How one row's share of the gate starts: a bundled reference patches the installed package; a format
+    plugged in from outside patches the project its catalogue's ``root`` names, as ``mutate --adapter`` does."""
+    if gate_plan.bundled(spec):
+        return lambda children: (Project.bundled(), ContractsExecutor(children, adapter=spec.reference, bundled=True),
+                                 None)
+    path = part.catalogues[0]
+    return lambda children: _setup(load_catalogue(path), path, replace(o, adapter=spec.reference), children)
 
 
 class _Usage(Exception):

@@ -16,4 +16,5 @@ SPEC = FormatSpec(
     reference="harness.reference:anthropic_adapter",
     catalogues=("mutants-anthropic.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "end_turn", "usage": None},
+    terminal="the message_stop event",
 )

@@ -16,4 +16,5 @@ SPEC = FormatSpec(
     reference="harness.reference:gemini_adapter",
     catalogues=("mutants-gemini.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "STOP", "usage": None},
+    terminal="a candidate with its finishReason",
 )

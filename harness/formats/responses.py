@@ -16,4 +16,5 @@ SPEC = FormatSpec(
     reference="harness.reference:responses_adapter",
     catalogues=("mutants-responses.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "completed", "usage": None},
+    terminal="the response.completed event",
 )

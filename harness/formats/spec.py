@@ -35,6 +35,9 @@ class FormatSpec:
     reference: str  # the bundled reference adapter, module:attribute
     catalogues: tuple[str, ...]  # its known bugs: files in the installed package (each bug's `file` relative to its parent)
     blank_turn: dict  # what a scripted round leaves out: a chat response, or a neutral turn
+    # What ends a turn on this wire, which a client may require ("": nothing it may: a stream cut short is
+    # then indistinguishable from a whole one, as in chat, whose gateways end turns without a finish or [DONE]).
+    terminal: str = ""
 
     @property
     def catalogue_paths(self) -> tuple[Path, ...]:

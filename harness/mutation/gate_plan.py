@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from harness import __name__ as PACKAGE
 from harness.formats import FormatSpec
 from harness.mutation.catalogue import CatalogueError, load_catalogue
 from harness.outcomes.mutants import NOT_APPLICABLE, Mutant, matches
@@ -33,6 +34,11 @@ class FormatPart:
     shared: dict[str, str]  # qualified id -> catalogue id: narrowed to this format's contracts after its baseline
 
 
+def bundled(spec: FormatSpec) -> bool:
+    """Whether ``spec``'s reference is in this package (its bugs patch the installed package), not plugged in."""
+    return spec.reference.startswith(f"{PACKAGE}.")
+
+
 def qualified(mutant_id: str, format_name: str) -> str:
     return f"{mutant_id}[{format_name}]"
 
@@ -45,10 +51,13 @@ def plan(rows: Iterable[FormatSpec], every: Iterable[FormatSpec]) -> list[Format
     paths = {name: path for spec in every for name, path in zip(spec.catalogues, spec.catalogue_paths)}
     loaded = {name: load_catalogue(path) for name, path in paths.items()}
     owner: dict[str, str] = {}
+    outside = {name for spec in every if not bundled(spec) for name in spec.catalogues}
     for name, catalogue in loaded.items():
-        if catalogue.runner is not None or catalogue.root is not None:
-            raise CatalogueError(f"{catalogue.path}: a format's catalogue patches the bundled reference: "
-                                 "no [runner] table, no 'root'")
+        if catalogue.runner is not None:
+            raise CatalogueError(f"{catalogue.path}: a format's catalogue patches its reference: no [runner] table")
+        if (catalogue.root is not None) != (name in outside and naming[name] == 1):
+            raise CatalogueError(f"{catalogue.path}: 'root' names the project of a format shipped outside the package, "
+                                 "and only there: the bundled references' catalogues patch the installed package")
         for m in catalogue.mutants:
             if m.id in owner:
                 raise CatalogueError(f"{catalogue.path}: id {m.id!r} is also in {owner[m.id]}; ids are unique "

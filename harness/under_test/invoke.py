@@ -64,9 +64,20 @@ def valid(adapter: Any) -> Any:
 
 def refusal(method, *args: Any, why: str, **kwargs: Any) -> BaseException:
     """The exception ``method(*args)`` refuses its input with; ``why`` says what makes the input invalid."""
+    refused, got = refused_or_returned(method, *args, why=why, **kwargs)
+    if refused:
+        return got
+    name = getattr(method, "__name__", "the method")
+    raise AssertionError(
+        f"{name}({shown_call(args, kwargs, 600)}) returned {clip_repr(got, 1500)}, but {why}: it should fail")
+
+
+def refused_or_returned(method, *args: Any, why: str, **kwargs: Any) -> tuple[bool, Any]:
+    """``(True, the exception)`` when ``method(*args)`` refuses its input on purpose, ``(False, what it returned)``
+    when it returns; a crash (a programming error) fails, with ``why`` the input might be refused."""
     name = getattr(method, "__name__", "the method")
     try:
-        got = method(*args, **kwargs)
+        return False, method(*args, **kwargs)
     except AdapterFault:
         raise
     except AssertionError:
@@ -78,6 +89,4 @@ def refusal(method, *args: Any, why: str, **kwargs: Any) -> BaseException:
             "programming error"
         ) from exc
     except Exception as exc:
-        return exc
-    raise AssertionError(
-        f"{name}({shown_call(args, kwargs, 600)}) returned {clip_repr(got, 1500)}, but {why}: it should fail")
+        return True, exc

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
-from harness.reference.sse import StreamError
+
+
+class StreamError(ValueError):
+    """A body the toy decoder refuses."""
 
 
 def parse_stream(body: bytes) -> dict:

@@ -21,6 +21,7 @@ SPEC = FormatSpec(
     reference="toy_format.reference:adapter",
     catalogues=(str(Path(__file__).with_name("mutants.toml")),),
     blank_turn={"blocks": [], "stop_reason": "end_turn", "usage": None},
+    terminal="the stop line",
 )
 
 

@@ -13,7 +13,8 @@ import pytest
 
 from harness.cli import nightly as nightly_cli
 from harness.formats import SPECS
-from harness.mutation.known_bug_run import Baseline
+from harness.exit_codes import BASELINE
+from harness.mutation.known_bug_run import Baseline, BaselineRed
 from harness.nightly.formats_run import SHARED, UNREACHED, AcrossFormats, module_groups
 from harness.nightly.locate import Change
 from harness.nightly.mutmut_run import Generated, GeneratedMutant
@@ -91,6 +92,37 @@ def test_every_row_of_the_format_table_is_baselined_against_its_own_reference(mo
     monkeypatch.setattr(nightly_cli, "publish", lambda report, *a, **k: digest(report, Thresholds()))
     assert nightly_cli.run_nightly(None, None, 1, 5) == 0
     assert seen == [(spec.name, spec.reference) for spec in SPECS.values()]
+
+
+def test_each_format_runs_its_contracts_against_its_own_reference_with_reach(monkeypatch) -> None:
+    made: list[tuple[str, bool]] = []
+
+    class FakeRun:
+        """Records the executor it was given; explores green and finds its baseline red, so the format stops."""
+
+        def __init__(self, project, executor, jobs) -> None:
+            made.append((executor.adapter, executor.bundled))
+
+        def __enter__(self) -> FakeRun:
+            return self
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+        def explore(self, profile, seed) -> RunOutcome:
+            return RunOutcome(tests={"test_p.py::p": {"outcome": "passed", "message": ""}})
+
+        def baseline(self, reach=False) -> Baseline:
+            assert reach, "the baseline measures the lines each contract ran"
+            raise BaselineRed(RunOutcome())
+
+    monkeypatch.setattr(nightly_cli, "KnownBugRun", FakeRun)
+    tally = nightly_cli._Tally()
+    for spec in SPECS.values():
+        nightly_cli._format(spec, [], None, 1, None, 1, None, tally)
+    assert made == [(spec.reference, True) for spec in SPECS.values()]
+    assert tally.codes == [BASELINE] * len(SPECS), "a red baseline stops its format, not the run"
+    assert [line.split(":")[0] for line in tally.contracts] == list(SPECS)
 
 
 def test_a_gemini_mutant_runs_under_the_gemini_reference_only() -> None:

@@ -7,6 +7,7 @@ each format's warm workers, so the rule across formats is what is tested.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -168,6 +169,14 @@ def test_a_mutant_no_format_reaches_is_no_tests() -> None:
     (record,) = across.result().mutants
     assert calls == [] and (record.status, record.format) == ("no tests", "")
     assert module_groups([GEMINI, CHAT], {"chat": {CHAT}, "anthropic": set()}) == {GEMINI: UNREACHED, CHAT: "chat"}
+
+
+def test_a_mutant_whose_diff_could_not_be_placed_is_credited_to_no_format() -> None:
+    unplaced = replace(_mutant(GEMINI), change=None)
+    across = _across(unplaced)
+    calls, _ = _run_formats(across, {"chat": (CHAT,), "gemini": (GEMINI,)}, {})
+    (record,) = across.result().mutants
+    assert calls == [] and (record.status, record.format) == ("suspicious", "")
 
 
 def test_the_summary_gives_the_score_per_format_and_the_total() -> None:

@@ -91,7 +91,7 @@ class AcrossFormats:
 
         ran = {p.mutant.name for p in plan.runnable}
         for record in run_generic(run, baseline, plan, seed, named).mutants:
-            self._fold(name, replace(record, format=name), record.name in ran)
+            self._fold(name, replace(record, format=name if record.name in ran else ""), record.name in ran)
 
     def _fold(self, name: str, record: MutmutMutant, ran: bool) -> None:
         standing = self.records.get(record.name)

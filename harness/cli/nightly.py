@@ -18,16 +18,14 @@ from __future__ import annotations
 import os
 import random
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import exit_codes
 from harness.clip import clip
 from harness.config.hypothesis_profiles import registered_name
-from harness.cli.mutate import (
-    BUNDLED_CATALOGUE,
-    INTERRUPTED,
-    exit_code,
-)
+from harness.cli.mutate import INTERRUPTED, exit_code
+from harness.formats import SPECS, FormatSpec
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.mutation.in_memory_executor import ContractsExecutor
 from harness.mutation.known_bug_run import Baseline, BaselineRed, BaselineTimedOut, KnownBugRun
@@ -35,11 +33,12 @@ from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project
 from harness.nightly.equivalents import ExemptionError, load_exemptions
-from harness.nightly.generic_run import plan_generic, run_generic
-from harness.nightly.mutmut_run import MutmutFailed, MutmutRun, check_exemptions, generate_mutants
+from harness.nightly.formats_run import AcrossFormats
+from harness.nightly.mutmut_run import Generated, MutmutFailed, check_exemptions, generate_mutants
 from harness.outcomes.mutants import RED, MutantResult
 from harness.outcomes.score import ThresholdError, Thresholds, load_thresholds
 from harness.processes import Children
+from harness.report.format_scores import FORMATS_KEY, MODULES_KEY, format_score_lines
 from harness.report.merge import merge_reports
 from harness.report.publish import publish
 from harness.report.stryker_json import ReportError, build_report, load_report
@@ -60,29 +59,75 @@ def _explore(run: KnownBugRun, seed: int) -> tuple[bool, str]:
     return green, tally
 
 
-def _known_bugs(run: KnownBugRun, baseline: Baseline, catalogue: Catalogue, shard: Shard | None) -> list[MutantResult]:
+def _known_bugs(run: KnownBugRun, baseline: Baseline, catalogue: Catalogue, shard: Shard | None,
+                name: str) -> list[MutantResult]:
     mutants = shard.select(catalogue.select(None)) if shard else catalogue.select(None)
-    print(f"known bugs: {len(mutants)}")
+    print(f"{name}: known bugs: {len(mutants)}")
     with MutantProgress(len(mutants)) as progress:
-        return run.run(mutants, baseline, progress.advance)
+        results = run.run(mutants, baseline, progress.advance)
+    for result in results:
+        result.format = name
+    return results
 
 
-def _generic(run: KnownBugRun, baseline: Baseline, children: Children, shard: Shard | None, seed: int) -> MutmutRun:
+def _generate(children: Children, shard: Shard | None, jobs: int) -> Generated:
     started = time.perf_counter()
-    generated = generate_mutants(Project.bundled(), children, shard, run.jobs)
-    plan = plan_generic(generated, baseline)
-    print(f"mutmut mutants: {len(generated.mutants)} of {generated.total} made in "
-          f"{time.perf_counter() - started:.0f}s; {len(plan.runnable)} run ({len(plan.records)} settled unrun)")
-    with MutantProgress(len(plan.runnable), label="mutmut mutants", misses_only=True) as progress:
-        result = run_generic(run, baseline, plan, seed, progress.advance)
-    print(f"mutmut mutants: done in {time.perf_counter() - started:.0f}s")
-    return result
+    generated = generate_mutants(Project.bundled(), children, shard, jobs)
+    print(f"mutmut mutants: {len(generated.mutants)} of {generated.total} made in {time.perf_counter() - started:.0f}s")
+    return generated
+
+
+def _mutmut(name: str, run: KnownBugRun, baseline: Baseline, across: AcrossFormats, seed: int) -> None:
+    started = time.perf_counter()
+    plan = across.plan(name, baseline)
+    print(f"{name}: mutmut mutants its contracts reach and no earlier format killed: {len(plan.runnable)} run")
+    with MutantProgress(len(plan.runnable), label=f"{name}: mutmut mutants", misses_only=True) as progress:
+        across.run(name, run, baseline, plan, seed, progress.advance)
+    print(f"{name}: mutmut mutants done in {time.perf_counter() - started:.0f}s")
+
+
+@dataclass
+class _Tally:
+    known: list[MutantResult] = field(default_factory=list)
+    codes: list[int] = field(default_factory=list)
+    contracts: list[str] = field(default_factory=list)  # each format's exploration tally
+
+
+def _format(spec: FormatSpec, catalogues: list[Catalogue], children: Children, jobs: int, shard: Shard | None,
+            seed: int, across: AcrossFormats | None, tally: _Tally) -> None:
+    """One format: its contracts against its reference: the exploration, the baseline, its known bugs, and the
+    mutmut mutants its contracts reach. A red or late baseline stops this format only."""
+    name = spec.name
+    print(f"{name}: the contracts against {spec.reference}")
+    with KnownBugRun(Project.bundled(), ContractsExecutor(children, adapter=spec.reference, bundled=True),
+                     jobs=jobs) as run:
+        phase = time.perf_counter()
+        green, explored = _explore(run, seed)
+        tally.contracts.append(f"{name}: {explored}")
+        print(f"{name}: exploration (nightly profile, seed {seed}): {explored} in {time.perf_counter() - phase:.0f}s")
+        if not green:
+            tally.codes.append(exit_codes.BASELINE)
+        phase = time.perf_counter()
+        try:
+            baseline = run.baseline(reach=True)
+        except (BaselineRed, BaselineTimedOut) as exc:
+            print(f"{name}: {exc}")
+            tally.codes.append(exit_codes.BASELINE if isinstance(exc, BaselineRed) else exit_codes.TIMEOUT)
+            return
+        print(f"{name}: baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured) in "
+              f"{time.perf_counter() - phase:.0f}s")
+        for catalogue in catalogues:
+            results = _known_bugs(run, baseline, catalogue, shard, name)
+            tally.known += results
+            tally.codes.append(exit_code(results))
+        if across is not None:
+            _mutmut(name, run, baseline, across, seed)
 
 
 def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, seed: int | None) -> int:
     try:
         thresholds = load_thresholds(PYPROJECT)
-        catalogue = load_catalogue(BUNDLED_CATALOGUE)
+        catalogues = {name: [load_catalogue(path) for path in spec.catalogue_paths] for name, spec in SPECS.items()}
         check_exemptions(load_exemptions())
     except (ThresholdError, ExemptionError, CatalogueError) as exc:
         print(f"configuration error: {exc}")
@@ -94,52 +139,39 @@ def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, 
     seed = random.SystemRandom().getrandbits(32) if seed is None else seed
     started = time.perf_counter()
     print(f"nightly: hypothesis seed {seed} (replay with: harness nightly --hypothesis-seed {seed})")
-    known: list[MutantResult] = []
-    mutmut: MutmutRun | None = None
-    codes: list[int] = []
-    tally = "not run"
-    # One set of warm workers serves every phase: the exploration, the baseline, the known bugs, mutmut's mutants;
-    # the block stops every child process, however the run ends (SIGINT and SIGTERM raise KeyboardInterrupt).
+    tally = _Tally()
+    across: AcrossFormats | None = None
+    # Each format in turn gets its own warm workers (its contracts against its reference), stopped before the
+    # next starts; the block stops every child process, however the run ends (SIGINT and SIGTERM raise
+    # KeyboardInterrupt).
     with Children() as children:
         try:
-            with KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=jobs) as run:
-                phase = time.perf_counter()
-                green, tally = _explore(run, seed)
-                print(f"exploration (nightly profile, seed {seed}): {tally} in {time.perf_counter() - phase:.0f}s "
-                      "(workers started)")
-                if not green:
-                    codes.append(exit_codes.BASELINE)
-                phase = time.perf_counter()
-                baseline = run.baseline(reach=True)
-                print(f"baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured) in "
-                      f"{time.perf_counter() - phase:.0f}s")
-                phase = time.perf_counter()
-                known = _known_bugs(run, baseline, catalogue, shard)
-                print(f"known bugs: done in {time.perf_counter() - phase:.0f}s")
-                codes.append(exit_code(known))
-                mutmut = _generic(run, baseline, children, shard, seed)
-        except (BaselineRed, BaselineTimedOut) as exc:
-            print(str(exc))
-            codes.append(exit_codes.BASELINE if isinstance(exc, BaselineRed) else exit_codes.TIMEOUT)
-        except MutmutFailed as exc:
-            print(f"mutmut: {exc}")
-            codes.append(exit_codes.MUTMUT)
+            try:
+                across = AcrossFormats(_generate(children, shard, jobs))
+            except MutmutFailed as exc:
+                print(f"mutmut: {exc}")
+                tally.codes.append(exit_codes.MUTMUT)
+            for spec in SPECS.values():
+                _format(spec, catalogues[spec.name], children, jobs, shard, seed, across, tally)
         except KeyboardInterrupt:
             children.stop_all()
             print(INTERRUPTED)
             return exit_codes.INTERRUPTED
+    mutmut = across.result() if across else None
     run_info = {
         "shard": str(shard) if shard else None,
         "seed": seed,
-        "contracts": tally,
+        "contracts": "; ".join(tally.contracts),
         "mutmut_mutants": mutmut.total if mutmut else None,
         "seconds": round(time.perf_counter() - started),
+        **({MODULES_KEY: across.groups(), FORMATS_KEY: list(SPECS)} if across else {}),
     }
-    report = build_report(known, mutmut, thresholds=thresholds, run=run_info)
+    report = build_report(tally.known, mutmut, thresholds=thresholds, run=run_info)
     summary = publish(report, thresholds, report_dir, root=Project.bundled().root)
+    print("\n".join(format_score_lines(report)))
     if summary.below_break and mutmut is not None:
-        codes.append(exit_codes.BELOW_THRESHOLD)
-    return exit_codes.first(codes)
+        tally.codes.append(exit_codes.BELOW_THRESHOLD)
+    return exit_codes.first(tally.codes)
 
 
 def run_merge(inputs: list[Path], output: Path) -> int:
@@ -152,4 +184,5 @@ def run_merge(inputs: list[Path], output: Path) -> int:
         return exit_codes.USAGE
     # The shards annotated their own mutants under GitHub Actions; the merge only writes and judges.
     summary = publish(report, thresholds, output, annotate=False)
+    print("\n".join(format_score_lines(report)))
     return exit_codes.BELOW_THRESHOLD if summary.below_break else exit_codes.OK

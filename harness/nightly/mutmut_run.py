@@ -94,6 +94,7 @@ class MutmutMutant:
     killed_by: tuple[str, ...]  # the contract that killed it
     kill_message: str = ""
     how: str = ""  # how the verdict was reached: the engine's verdict, the examples, the retry
+    format: str = ""  # the wire format whose contracts settled it (harness.nightly.formats_run); "": none ran it
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from harness.outcomes.results import Result
 from harness.mutation.diff_scope import scope_lines
 from harness.report.diff import diff_text
 from harness.report.digest import Digest, Located, counts_line, run_line
+from harness.report.format_scores import format_score_items
 from harness.report.markdown_text import code, fenced
 from harness.report.model import Report, as_result, exempted_by, label, without_outcome
 from harness.report.results_markdown import Column, failure_lines, name_column, results_table
@@ -121,7 +122,8 @@ def render_markdown(report: Report, d: Digest) -> str:
     """The known bugs alone (the gate), or under the mutation score when mutmut ran (the nightly)."""
     if not d.has_mutmut:
         return "\n".join(_known_bugs(d, "##") + _scopes(d)) + "\n"
-    lines = [f"## Nightly mutation report: mutation score {d.mutmut.text()} ({_verdict(d)})", "", *_score(d)]
+    lines = [f"## Nightly mutation report: mutation score {d.mutmut.text()} ({_verdict(d)})", "", *_score(d),
+             *format_score_items(report)]
     if d.known_bugs:
         lines += ["", *_known_bugs(d, "###")]
     lines += _gaps(report, d.gaps) + _untested(d.untested) + _exemptions(d) + _scopes(d)

@@ -103,3 +103,15 @@ def _toy_is_tracked():
     tracked = subprocess.run(["git", "ls-files", "toy_format"], cwd=TOY, capture_output=True, text=True)
     if tracked.returncode != 0 or "toy_format/reference.py" not in tracked.stdout:
         pytest.fail("tests/toy_format is not tracked by git: the gate copies only what git tracks")
+
+
+def test_the_nightly_explores_baselines_and_runs_the_toy_known_bugs(tmp_path):
+    run = _run("-m", "harness", "nightly", "--format", NAME, "--jobs", "1", "--hypothesis-seed", "7",
+               "--report-dir", str(tmp_path))
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    out = run.stdout
+    assert f"{NAME}: exploration (nightly profile, seed 7)" in out, out[-3000:]
+    assert f"{NAME}: baseline green" in out and f"{NAME}: known bugs: 2" in out, out[-3000:]
+    report = json.loads((tmp_path / "mutation-report.json").read_text(encoding="utf-8"))
+    statuses = {m["id"]: m["status"] for f in report["files"].values() for m in f["mutants"]}
+    assert statuses == {"toy-blocks-by-arrival": "Killed", "toy-cut-stream-returned": "Killed"}, statuses

@@ -8,7 +8,7 @@ import traceback
 from pathlib import Path
 
 from harness import exit_codes
-from harness.adapter import FORMATS
+from harness.formats import FORMATS  # with the formats plugged in by entry points
 from harness.config import hypothesis_profiles as profiles
 from harness.mutation.shard import Shard
 from harness.rules.levels import parse_levels
@@ -95,6 +95,11 @@ def _parser() -> argparse.ArgumentParser:
     nightly.add_argument("--shard", type=_shard, metavar="K/N", help="run a deterministic slice for CI matrices")
     nightly.add_argument("--jobs", type=_positive, metavar="N", help="parallel mutant runs (default: all cores)")
     nightly.add_argument("--hypothesis-seed", type=int, metavar="SEED", help="replay a nightly run's contracts")
+    nightly.add_argument(
+        "--format", dest="formats", type=_formats, action="extend", default=[], metavar="F[,F]",
+        help="only these formats' contracts and known bugs (repeatable); mutmut's score covers every bundled "
+             "reference, so it runs only when no bundled format is left out",
+    )
     report = sub.add_parser("report", help="work with mutation reports")
     report_sub = report.add_subparsers(dest="report_command", required=True)
     merge = report_sub.add_parser("merge", help="join shard reports into one report directory")
@@ -191,7 +196,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "nightly":
         from harness.cli.nightly import run_nightly
 
-        return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed)
+        return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed, args.formats)
     if args.command == "report":
         from harness.cli.nightly import run_merge
 

@@ -6,7 +6,7 @@ import os
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -291,19 +291,22 @@ def _gate_parts(o: Options) -> list[_Part]:
     rows = [SPECS[name] for name in dict.fromkeys(o.formats)] if o.formats else list(SPECS.values())
     return [
         _Part(part.format, f"{part.format}: {', '.join(p.name for p in part.catalogues)}", list(part.mutants),
-              len(part.mutants), _row_setup(SPECS[part.format], part, o), dict(part.shared))
+              len(part.mutants), _row_setup(SPECS[part.format], part), dict(part.shared))
         for part in gate_plan.plan(rows, SPECS.values())
     ]
 
 
-def _row_setup(spec, part: gate_plan.FormatPart, o: Options) -> Callable[[Children], tuple]:
-    """How one row's share of the gate starts: a bundled reference patches the installed package; a format
-    plugged in from outside patches the project its catalogue's ``root`` names, as ``mutate --adapter`` does."""
-    if gate_plan.bundled(spec):
-        return lambda children: (Project.bundled(), ContractsExecutor(children, adapter=spec.reference, bundled=True),
-                                 None)
-    path = part.catalogues[0]
-    return lambda children: _setup(load_catalogue(path), path, replace(o, adapter=spec.reference), children)
+def _row_setup(spec, part: gate_plan.FormatPart) -> Callable[[Children], tuple]:
+    """How one row's share of the gate starts (:func:`harness.mutation.gate_plan.setup`); its baseline: every
+    contract of its format."""
+
+    def start(children: Children) -> tuple:
+        try:
+            return (*gate_plan.setup(spec, part, children), None)
+        except CatalogueError as exc:
+            raise _Usage(f"catalogue error: {exc}") from None
+
+    return start
 
 
 class _Usage(Exception):

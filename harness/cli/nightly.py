@@ -26,8 +26,8 @@ from harness.clip import clip
 from harness.config.hypothesis_profiles import registered_name
 from harness.cli.mutate import INTERRUPTED, exit_code
 from harness.formats import SPECS, FormatSpec
-from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
-from harness.mutation.in_memory_executor import ContractsExecutor
+from harness.mutation import gate_plan
+from harness.mutation.catalogue import CatalogueError
 from harness.mutation.known_bug_run import Baseline, BaselineRed, BaselineTimedOut, KnownBugRun
 from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
@@ -59,9 +59,13 @@ def _explore(run: KnownBugRun, seed: int) -> tuple[bool, str]:
     return green, tally
 
 
-def _known_bugs(run: KnownBugRun, baseline: Baseline, catalogue: Catalogue, shard: Shard | None,
+def _known_bugs(run: KnownBugRun, baseline: Baseline, part: gate_plan.FormatPart, shard: Shard | None,
                 name: str) -> list[MutantResult]:
-    mutants = shard.select(catalogue.select(None)) if shard else catalogue.select(None)
+    # A bug of a shared catalogue runs here with the contracts it names of this format, as in the gate.
+    tests = baseline.outcome.tests
+    narrowed = [gate_plan.of_format(m, tests) if m.id in part.shared else m for m in part.mutants]
+    mutants = [m for m in narrowed if m is not None]
+    mutants = shard.select(mutants) if shard else mutants
     print(f"{name}: known bugs: {len(mutants)}")
     with MutantProgress(len(mutants)) as progress:
         results = run.run(mutants, baseline, progress.advance)
@@ -93,14 +97,20 @@ class _Tally:
     contracts: list[str] = field(default_factory=list)  # each format's exploration tally
 
 
-def _format(spec: FormatSpec, catalogues: list[Catalogue], children: Children, jobs: int, shard: Shard | None,
+def _format(spec: FormatSpec, part: gate_plan.FormatPart, children: Children, jobs: int, shard: Shard | None,
             seed: int, across: AcrossFormats | None, tally: _Tally) -> None:
     """One format: its contracts against its reference: the exploration, the baseline, its known bugs, and the
-    mutmut mutants its contracts reach. A red or late baseline stops this format only."""
+    mutmut mutants its contracts reach (of the bundled reference: a format plugged in from outside has none).
+    A red or late baseline stops this format only."""
     name = spec.name
     print(f"{name}: the contracts against {spec.reference}")
-    with KnownBugRun(Project.bundled(), ContractsExecutor(children, adapter=spec.reference, bundled=True),
-                     jobs=jobs) as run:
+    try:
+        project, executor = gate_plan.setup(spec, part, children)
+    except CatalogueError as exc:
+        print(f"{name}: catalogue error: {exc}")
+        tally.codes.append(exit_codes.USAGE)
+        return
+    with KnownBugRun(project, executor, jobs=jobs) as run:
         phase = time.perf_counter()
         green, explored = _explore(run, seed)
         tally.contracts.append(f"{name}: {explored}")
@@ -116,18 +126,21 @@ def _format(spec: FormatSpec, catalogues: list[Catalogue], children: Children, j
             return
         print(f"{name}: baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured) in "
               f"{time.perf_counter() - phase:.0f}s")
-        for catalogue in catalogues:
-            results = _known_bugs(run, baseline, catalogue, shard, name)
-            tally.known += results
-            tally.codes.append(exit_code(results))
-        if across is not None:
+        results = _known_bugs(run, baseline, part, shard, name)
+        tally.known += results
+        tally.codes.append(exit_code(results))
+        if across is not None and gate_plan.bundled(spec):
             _mutmut(name, run, baseline, across, seed)
 
 
-def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, seed: int | None) -> int:
+def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, seed: int | None,
+                formats: list[str] | None = None) -> int:
+    rows = [SPECS[name] for name in dict.fromkeys(formats)] if formats else list(SPECS.values())
+    # mutmut's score is over the whole bundled reference: a run that leaves out a bundled format does not make one.
+    scored = all(spec in rows for spec in SPECS.values() if gate_plan.bundled(spec))
     try:
         thresholds = load_thresholds(PYPROJECT)
-        catalogues = {name: [load_catalogue(path) for path in spec.catalogue_paths] for name, spec in SPECS.items()}
+        parts = {part.format: part for part in gate_plan.plan(rows, SPECS.values())}
         check_exemptions(load_exemptions())
     except (ThresholdError, ExemptionError, CatalogueError) as exc:
         print(f"configuration error: {exc}")
@@ -146,13 +159,15 @@ def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, 
     # KeyboardInterrupt).
     with Children() as children:
         try:
+            if not scored:
+                print("mutmut: not run: --format leaves out a bundled format, and the score covers every one")
             try:
-                across = AcrossFormats(_generate(children, shard, jobs))
+                across = AcrossFormats(_generate(children, shard, jobs)) if scored else None
             except MutmutFailed as exc:
                 print(f"mutmut: {exc}")
                 tally.codes.append(exit_codes.MUTMUT)
-            for spec in SPECS.values():
-                _format(spec, catalogues[spec.name], children, jobs, shard, seed, across, tally)
+            for spec in rows:
+                _format(spec, parts[spec.name], children, jobs, shard, seed, across, tally)
         except KeyboardInterrupt:
             children.stop_all()
             print(INTERRUPTED)

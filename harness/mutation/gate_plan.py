@@ -12,6 +12,7 @@ contract at all is still an error, told before any baseline runs.
 
 from __future__ import annotations
 
+import subprocess
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -20,6 +21,8 @@ from pathlib import Path
 from harness import __name__ as PACKAGE
 from harness.formats import FormatSpec
 from harness.mutation.catalogue import CatalogueError, load_catalogue
+from harness.mutation.in_memory_executor import ContractsExecutor
+from harness.mutation.workspace import Project
 from harness.outcomes.mutants import NOT_APPLICABLE, Mutant, matches
 
 
@@ -83,3 +86,21 @@ def of_format(mutant: Mutant, tests: dict[str, dict]) -> Mutant | None:
     kept = tuple(c for c in mutant.contracts
                  if any(matches(t, c) and e["outcome"] != NOT_APPLICABLE for t, e in tests.items()))
     return replace(mutant, contracts=kept) if kept else None
+
+
+def setup(spec: FormatSpec, part: FormatPart, children) -> tuple[Project, ContractsExecutor]:
+    """The project one row's bugs patch and the executor of its contracts against its reference: the installed
+    package for a bundled reference; for a format plugged in from outside, what git tracks under its catalogue's
+    ``root`` (copied, never patched in place), as ``harness mutate --adapter`` does."""
+    if bundled(spec):
+        return Project.bundled(), ContractsExecutor(children, adapter=spec.reference, bundled=True)
+    path = part.catalogues[0]
+    root = load_catalogue(path).root
+    try:
+        project = Project.git_tracked(root)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise CatalogueError(f"{path}: the project {root} must be inside a git work tree (what git tracks is "
+                             f"copied): {exc}") from None
+    if not project.files:
+        raise CatalogueError(f"{path}: git tracks no file under {root}")
+    return project, ContractsExecutor(children, adapter=spec.reference)

@@ -49,6 +49,10 @@ EMPTY_BESIDE_CALL = {"blocks": [{"type": "reasoning", "text": "", "signature": "
                                 {"type": "tool_call", "id": "", "name": "list_dir", "arguments": "", "signature": "c2ln"},
                                 {"type": "tool_call", "id": "", "name": "list_dir", "arguments": '{"dir": "/"}'}],
                      "stop_reason": "STOP", "usage": None}
+# A thought summary signed on its own part, then the answer (Gemini signs the part a signature came on).
+SIGNED_THOUGHT = {"blocks": [{"type": "reasoning", "text": "**Plan**\n\nRead it first.", "signature": "dGhvdWdodA=="},
+                             {"type": "text", "text": "Done."}],
+                  "stop_reason": "STOP", "usage": None}
 
 
 def _serialized(messages, turn: dict) -> tuple[dict, dict]:
@@ -66,6 +70,7 @@ def _serialized(messages, turn: dict) -> tuple[dict, dict]:
 @example(turn=WITH_IDS)
 @example(turn=SIGNED_ANSWER)
 @example(turn=EMPTY_BESIDE_CALL)
+@example(turn=SIGNED_THOUGHT)
 def test_a_model_turn_goes_back_part_by_part_with_its_signatures(messages, turn):
     wire, neutral = _serialized(messages, turn)
     where = f"\n  neutral: {clip_json(neutral, 1200)}\n  written: {clip_json(wire, 1200)}"

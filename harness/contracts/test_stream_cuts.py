@@ -21,8 +21,7 @@ whole). Returning a turn with a block missing or a value short is the bug; so
 is a crash. Pinned runs cut each pinned body at every frame end and inside
 every frame; a drawn run cuts a drawn body at a drawn byte.
 
-Level: wire (what each format's streaming rules say ends a turn: a finish,
-a stop event, a completed response, a stop line).
+Level: wire (what each format's streaming rules say ends a turn).
 
 Production fingerprint: half an answer saved as the whole one; calls whose
 arguments stop mid-object; a reasoning signature missing its tail, then

@@ -105,3 +105,19 @@ def test_a_misspelt_contract_is_a_usage_error_with_its_mutant(tmp_path, contract
     assert f"mutant 'accumulate-by-position': field 'contracts' names {contracts.strip(chr(34))!r}" in out, out
     assert "which matches no contract (known: " in out and "Traceback" not in out, out
     assert "baseline:" not in out, out  # told before any contract ran
+
+
+@pytest.mark.parametrize(("extra", "code"), [
+    ('"test_anthropic_history_render.py"', exit_codes.OK),  # another format's contract: named, not run here
+    ('"test_anthropic_histroy_render.py"', exit_codes.USAGE),  # no format's contract: misspelt
+], ids=["other-format", "misspelt"])
+def test_a_contract_of_another_format_is_known_but_not_run(tmp_path, extra, code):
+    """A bug of shared code names each format's contract; a run against one format's adapter runs its own only."""
+    catalogue = tmp_path / "mutants.toml"
+    catalogue.write_text(_catalogue(f'"{INDEX}", {extra}'))
+    run = _mutate("--config", str(catalogue), "--only", "accumulate-by-position", "--report-dir",
+                  str(tmp_path / "reports"), cwd=tmp_path)
+    out = run.stdout + run.stderr
+    assert run.returncode == code, out
+    if code == exit_codes.OK:
+        assert "killed    accumulate-by-position" in out, out

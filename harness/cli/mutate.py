@@ -236,12 +236,6 @@ def _run(o: Options) -> int:
         if unrun:
             return _usage(f"catalogue error: {', '.join(map(repr, unrun))} names no contract of any format whose "
                           "row names its catalogue: no format ran it")
-        named = set().union(*(part.named for part in parts))
-        unmatched = sorted({(part.shared[m.id], c) for part in parts for m in part.mutants if m.id in part.shared
-                            for c in m.contracts} - named)
-        if unmatched:
-            return _usage("catalogue error: " + "; ".join(f"{base!r} names {c!r}, a contract of no format that ran it"
-                                                          for base, c in unmatched))
     run = {"shard": str(o.shard) if o.shard else None, "seconds": round(time.perf_counter() - started, 3)}
     if scope is not None:
         run["scope"] = scope.as_json()
@@ -264,7 +258,6 @@ class _Part:
     size: int  # its bugs before any selection
     setup: Callable[[Children], tuple]  # the project, the executor, the contracts its baseline needs (None: all)
     shared: dict[str, str] = field(default_factory=dict)  # a shared catalogue's bugs: qualified id -> catalogue id
-    named: set[tuple[str, str]] = field(default_factory=set)  # (catalogue id, contract) a shared bug ran here
 
 
 def _mutate_part(o: Options) -> _Part:
@@ -403,9 +396,7 @@ def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Sco
     mutants = part.mutants
     try:
         run.prepare()
-        # Before the baseline, so a misspelt name is told with its mutant's id. A shared bug also names other
-        # formats' contracts, which this format's run does not collect: its names are checked over every format.
-        run.check_contracts([m for m in mutants if m.id not in part.shared])
+        run.check_contracts(mutants)  # before the baseline, so a misspelt name is told with its mutant's id
         collected = run.executor.collected() if scope is not None else None
         if scope is not None and not (generated and generated.mutants):
             # Every contract was collected (the count the scope is told against); the baseline runs, and measures
@@ -434,7 +425,6 @@ def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Sco
         narrowed = [gate_plan.of_format(m, tests) if m.id in part.shared else m for m in mutants]
         others = [m.id for m, n in zip(mutants, narrowed) if n is None]
         mutants = [n for n in narrowed if n is not None]
-        part.named |= {(part.shared[m.id], c) for m in mutants if m.id in part.shared for c in m.contracts}
         if others:
             print(f"{part.format}: not run under this format (they name none of its contracts): {', '.join(others)}")
     if scope is not None:

@@ -94,6 +94,10 @@ class PerCopyExecutor:
         """Every contract id the executor knows before the baseline; None: only the baseline will tell."""
         return None
 
+    def other_formats(self) -> list[str]:
+        """A project's own test command has no formats: nothing is left out for one."""
+        return []
+
     def baseline(self, contracts: list[str] | None, budget: float | None) -> RunOutcome:
         with Workspace(self.project, "baseline") as ws:
             return self.run(ws, Selection(contracts), budget)

@@ -99,6 +99,7 @@ class ContractsExecutor:
         self._copy: CopyExecutor | None = None
         self._copy_lock = threading.Lock()
         self._items: list[str] = []
+        self._others: list[str] = []  # the contracts of other formats than the adapter's: collected, not run
         self._properties: list[str] = []
         self._durations: dict[str, float] = {}  # each contract's baseline time: cheap ones run first
 
@@ -151,10 +152,15 @@ class ContractsExecutor:
                 raise KeyboardInterrupt from None
             raise EngineNotReady("collection", str(exc)) from None
         self._items = list(workers[0].ready["items"])
+        self._others = list(workers[0].ready.get("others", []))
         self._properties = list(workers[0].ready.get("properties", []))
 
     def collected(self) -> list[str]:
         return list(self._items)
+
+    def other_formats(self) -> list[str]:
+        """The contracts the collection left out because they hold for other formats than the adapter's."""
+        return list(self._others)
 
     def properties(self) -> list[str]:
         """The collected contracts that are Hypothesis properties (the only ones more examples can change)."""

@@ -60,6 +60,7 @@ class InMemoryWorker(OutcomeRecorder):
             self.fork.not_ready(exc.kind, str(exc))
             return True
         self.fork.ready(items=[item.nodeid for item in session.items],
+                        others=sys.modules["harness.plugin"].run_state(session.config).other_formats,
                         properties=[item.nodeid for item in fork_settings.property_items(session.items)],
                         reimport_blockers=self.index.reimport_blockers)
         self.fork.serve(self._job)

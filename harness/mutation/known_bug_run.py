@@ -114,7 +114,7 @@ class KnownBugRun:
         self.prepare()
         known = self.executor.collected()
         if known is not None and self.baseline_contracts:
-            self._check_names(self.baseline_contracts, known)
+            self._check_names(self.baseline_contracts, [*known, *self.executor.other_formats()])
         options = {"reach": True} if reach else {}
         outcome = self.executor.baseline(self.baseline_contracts, self.baseline_timeout, **options)
         if outcome.timed_out:
@@ -142,10 +142,12 @@ class KnownBugRun:
                 )
 
     def check_contracts(self, mutants: list[Mutant], baseline: Baseline | None = None) -> None:
-        """Every contract each mutant names must match one collected (or, without a collection, in ``baseline``)."""
+        """Every contract each mutant names must match one collected (or, without a collection, in ``baseline``);
+        one of another format than the adapter's counts (a shared bug names each format's), and does not run."""
         known = self.executor.collected() or (list(baseline.outcome.tests) if baseline else None)
         if known is None:
             return  # nothing is known before the baseline: the check after it tells
+        known = [*known, *self.executor.other_formats()]
         for m in mutants:
             self._check_names(list(m.contracts), known, f"mutant {m.id!r}: ")
 

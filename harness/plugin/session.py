@@ -57,6 +57,7 @@ class RunState:
     loaded: LoadedAdapter | None = None  # the session's adapter (--adapter, --adapter-cmd), once loaded
     seed: int | str | None = None  # the Hypothesis seed the header prints, if one is in force
     guards: dict[tuple[int, str], GuardedAdapter] = field(default_factory=dict)  # by (id of adapter, capability)
+    other_formats: list[str] = field(default_factory=list)  # the contracts of other formats left out (node ids)
     _policies: Policies | None = field(default=None, init=False)
 
     def adapter(self) -> LoadedAdapter:
@@ -223,6 +224,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
                 f"{', '.join(sorted(loaded.capabilities)) or 'nothing'}"
             )
     others = leave_out(config, session.items, lambda item: _loaded(item).format)
+    run.other_formats = [other.nodeid for other in others]
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         for line in [*run.header_lines(adapters), *report_lines(others, config.option.verbose > 0)]:

@@ -196,6 +196,9 @@ class _Recording:
     def collected(self):
         return ["test_x.py::test_a"]
 
+    def other_formats(self):
+        return []
+
     def baseline(self, contracts, budget):
         self.budgets.append(("baseline", budget))
         return RunOutcome(tests={"test_x.py::test_a": {"outcome": "passed", "message": "", "duration": 0.5}}, wall=1.0)
@@ -221,15 +224,16 @@ def test_the_per_mutant_budget_never_limits_the_baseline(tmp_path):
 
 def test_the_nightly_phases_share_one_set_of_workers_that_ends_with_the_run():
     from harness.cli.nightly import _known_bugs
+    from harness.mutation.gate_plan import FormatPart
 
     catalogue = load_catalogue(BUNDLED_CATALOGUE)
-    one = type(catalogue)(catalogue.path, catalogue.mutants[:1], None)
+    one = FormatPart("chat", "harness.reference:adapter", (catalogue.path,), tuple(catalogue.mutants[:1]), {})
     with Children() as children:
         with KnownBugRun(Project.bundled(), ContractsExecutor(children), jobs=1,
                          baseline_contracts=list(one.mutants[0].contracts)) as run:
             baseline = run.baseline(reach=True)
             workers = children.running()
-            results = _known_bugs(run, baseline, one, None)
+            results = _known_bugs(run, baseline, one, None, "chat")
             assert results[0].verdict is Verdict.KILLED
             assert children.running() == workers, "the known-bug phase must hand its warm workers to the next one"
         assert not children.running(), "the run's warm workers outlived it"

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import nightly as nightly_cli
+from harness.mutation import gate_plan
 from harness.formats import SPECS
 from harness.exit_codes import BASELINE
 from harness.mutation.known_bug_run import Baseline, BaselineRed
@@ -83,9 +84,9 @@ def _run_formats(across: AcrossFormats, reach: dict[str, tuple[str, ...]],
 def test_every_row_of_the_format_table_is_baselined_against_its_own_reference(monkeypatch) -> None:
     seen: list[tuple[str, str]] = []
 
-    def fake_format(spec, catalogues, children, jobs, shard, seed, across, tally) -> None:
+    def fake_format(spec, part, children, jobs, shard, seed, across, tally) -> None:
         seen.append((spec.name, spec.reference))
-        assert [c.path for c in catalogues] == list(spec.catalogue_paths), "each format runs its own known bugs"
+        assert part.format == spec.name and part.catalogues == spec.catalogue_paths, "each format runs its own bugs"
 
     monkeypatch.setattr(nightly_cli, "_format", fake_format)
     monkeypatch.setattr(nightly_cli, "check_exemptions", lambda exemptions: None)
@@ -119,8 +120,9 @@ def test_each_format_runs_its_contracts_against_its_own_reference_with_reach(mon
 
     monkeypatch.setattr(nightly_cli, "KnownBugRun", FakeRun)
     tally = nightly_cli._Tally()
+    parts = {part.format: part for part in gate_plan.plan(SPECS.values(), SPECS.values())}
     for spec in SPECS.values():
-        nightly_cli._format(spec, [], None, 1, None, 1, None, tally)
+        nightly_cli._format(spec, parts[spec.name], None, 1, None, 1, None, tally)
     assert made == [(spec.reference, True) for spec in SPECS.values()]
     assert tally.codes == [BASELINE] * len(SPECS), "a red baseline stops its format, not the run"
     assert [line.split(":")[0] for line in tally.contracts] == list(SPECS)

@@ -17,6 +17,7 @@ def test_every_format_has_a_row_and_every_row_a_format():
 def test_a_row_binds_its_own_parts(name):
     spec = spec_for(name)
     assert spec.name == name
+    assert spec.label == FORMATS[name], f"{name}'s row and harness.adapter.FORMATS label it differently"
     assert spec.codec.format == name, f"{name}'s row holds the codec of {spec.codec.format}"
     assert load_adapter(spec.reference).format == name, f"{spec.reference} does not speak {name}"
     for path in spec.catalogue_paths:

@@ -16,5 +16,6 @@ SPEC = FormatSpec(
     reference="harness.reference:anthropic_adapter",
     catalogues=("mutants-anthropic.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "end_turn", "usage": None},
+    declared_tools=anthropic_history.declared_tools,
     terminal="the message_stop event",
 )

@@ -1,6 +1,7 @@
 """OpenAI chat completions: the default format."""
 
 from harness.formats.spec import FormatSpec
+from harness.rules import chat_request
 from harness.wire import chat_turn
 from harness.wire.codecs import Codec
 from harness.wire.framing import SSE
@@ -15,4 +16,5 @@ SPEC = FormatSpec(
     reference="harness.reference:adapter",
     catalogues=("mutants.toml",),
     blank_turn={"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"},
+    declared_tools=chat_request.declared_tools,
 )

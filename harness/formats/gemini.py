@@ -16,5 +16,6 @@ SPEC = FormatSpec(
     reference="harness.reference:gemini_adapter",
     catalogues=("mutants-gemini.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "STOP", "usage": None},
+    declared_tools=gemini_history.declared_tools,
     terminal="a candidate with its finishReason",
 )

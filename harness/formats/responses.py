@@ -16,5 +16,6 @@ SPEC = FormatSpec(
     reference="harness.reference:responses_adapter",
     catalogues=("mutants-responses.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "completed", "usage": None},
+    declared_tools=responses_history.declared_tools,
     terminal="the response.completed event",
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import harness
@@ -38,6 +39,9 @@ class FormatSpec:
     # What ends a turn on this wire, which a client may require ("": nothing it may: a stream cut short is
     # then indistinguishable from a whole one, as in chat, whose gateways end turns without a finish or [DONE]).
     terminal: str = ""
+    # The tools a request of the format declares, by name: {"description", "parameters"} as its API reads them
+    # (None: the format's requests declare none).
+    declared_tools: Callable[[dict], dict[str, dict]] | None = None
 
     @property
     def catalogue_paths(self) -> tuple[Path, ...]:

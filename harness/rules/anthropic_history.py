@@ -312,3 +312,17 @@ def _unmodified(messages: list[dict], sent: list[dict], every_turn: bool) -> lis
             path, text = change
             found.append(Refusal(THINKING_UNMODIFIED if k == 0 else EARLIER_UNCHANGED, path, text.format(path=path)))
     return found
+
+
+def declared_tools(body: dict) -> dict[str, dict]:
+    """The tools a Messages request declares, by name: ``{"description", "parameters"}`` (its ``input_schema``).
+
+    Messages declares each tool as ``{"name", "description", "input_schema"}`` in the top-level ``tools``
+    list; an entry in another format's shape declares nothing Anthropic reads.
+    """
+    return {t["name"]: {"description": t.get("description"), "parameters": t.get("input_schema")}
+            for t in _entries(body.get("tools")) if isinstance(t.get("name"), str) and "input_schema" in t}
+
+
+def _entries(value: object) -> list[dict]:
+    return [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []

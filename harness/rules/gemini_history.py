@@ -213,3 +213,20 @@ def _as_sent(contents: list, sent: list[dict]) -> list[Refusal]:
             if got is not None and (match is None or signature_bytes(want[match][1]) != signature_bytes(got)):
                 found.append(Refusal(SIGNATURES_AS_SENT, f"contents.{n}.parts.{m}.thoughtSignature", CORRUPTED_TEXT))
     return found
+
+
+def declared_tools(body: dict) -> dict[str, dict]:
+    """The functions a request declares, by name: ``{"description", "parameters"}``.
+
+    Gemini declares functions in ``tools[].functionDeclarations`` (the protobuf JSON name; its
+    ``function_declarations`` spelling reads the same), each ``{"name", "description", "parameters"}``.
+    """
+    found = {}
+    for tool in body.get("tools") or () if isinstance(body.get("tools"), list) else ():
+        if not isinstance(tool, dict):
+            continue
+        for function in tool.get("functionDeclarations") or tool.get("function_declarations") or ():
+            if isinstance(function, dict) and isinstance(function.get("name"), str):
+                found[function["name"]] = {"description": function.get("description"),
+                                           "parameters": function.get("parameters")}
+    return found

@@ -137,3 +137,15 @@ def refusals(body: dict, sent: list[dict] | None = None) -> list[Refusal]:
     if sent is not None:
         found += calls_with_reasoning(body, sent) + encrypted_unchanged(body, sent)
     return sorted(found, key=lambda r: int(r.path[len("input["):-1]))
+
+
+def declared_tools(body: dict) -> dict[str, dict]:
+    """The function tools a Responses request declares, by name: ``{"description", "parameters"}``.
+
+    Responses declares a function as ``{"type": "function", "name", "description", "parameters"}``, flat,
+    in the top-level ``tools`` list (chat nests the same under ``function``, which Responses refuses).
+    """
+    tools = body.get("tools")
+    return {t["name"]: {"description": t.get("description"), "parameters": t.get("parameters")}
+            for t in (tools if isinstance(tools, list) else ())
+            if isinstance(t, dict) and t.get("type") == "function" and isinstance(t.get("name"), str)}

@@ -219,7 +219,8 @@ def declared_tools(body: dict) -> dict[str, dict]:
     """The functions a request declares, by name: ``{"description", "parameters"}``.
 
     Gemini declares functions in ``tools[].functionDeclarations`` (the protobuf JSON name; its
-    ``function_declarations`` spelling reads the same), each ``{"name", "description", "parameters"}``.
+    ``function_declarations`` spelling reads the same), each ``{"name", "description", "parameters"}``;
+    a JSON Schema may come as ``parametersJsonSchema`` instead of ``parameters``.
     """
     found = {}
     for tool in body.get("tools") or () if isinstance(body.get("tools"), list) else ():
@@ -228,5 +229,6 @@ def declared_tools(body: dict) -> dict[str, dict]:
         for function in tool.get("functionDeclarations") or tool.get("function_declarations") or ():
             if isinstance(function, dict) and isinstance(function.get("name"), str):
                 found[function["name"]] = {"description": function.get("description"),
-                                           "parameters": function.get("parameters")}
+                                           "parameters": function.get("parameters",
+                                                                      function.get("parametersJsonSchema"))}
     return found

@@ -5,8 +5,9 @@ a protocol: the codec that writes and reads its streams, the framing of its
 bodies, the history rules its provider refuses, the bundled reference and its
 known-bug catalogue, and what a scripted round leaves out. The loopback route
 and the strategies are rows of their own floors (``harness.loopback.wires``,
-``harness.testing.formats``), keyed by the same names; ``tests/test_format_table.py``
-fails when any of them lacks a format or names one ``harness.adapter.FORMATS`` lacks.
+``harness.testing.formats``), keyed by the same names; ``tests/test_format_table.py``,
+``tests/test_loopback_wires.py`` and ``tests/test_format_strategies.py`` fail when a
+table lacks a format or names one ``harness.adapter.FORMATS`` lacks.
 """
 
 from __future__ import annotations

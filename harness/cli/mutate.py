@@ -328,16 +328,10 @@ def _setup(catalogue: Catalogue, path: Path, o: Options, children: Children):
         # A bundled reference of another format (harness.reference:anthropic_adapter): its known bugs
         # patch the installed package, like the default catalogue's.
         return Project.bundled(), ContractsExecutor(children, adapter=o.adapter, bundled=True), _named(catalogue.mutants)
-    root = catalogue.root or path.resolve().parent
     try:
-        project = Project.git_tracked(root)
-    except (OSError, subprocess.CalledProcessError) as exc:
-        raise _Usage(
-            f"catalogue error: {path}: the project {root} must be inside a git work tree (what git tracks is "
-            f"copied): {exc}"
-        ) from None
-    if not project.files:
-        raise _Usage(f"catalogue error: {path}: git tracks no file under {root}")
+        project = gate_plan.tracked_project(catalogue.root or path.resolve().parent, path)
+    except CatalogueError as exc:
+        raise _Usage(f"catalogue error: {exc}") from None
     return project, ContractsExecutor(children, adapter=o.adapter), _named(catalogue.mutants)
 
 

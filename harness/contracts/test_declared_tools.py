@@ -46,7 +46,9 @@ def test_every_request_declares_the_tools_given(kernel, wire_format):
     assert model.requests, "the kernel finished the turn without sending the model a request"
     for number, request in enumerate(model.requests, 1):
         got = wire_format.spec.declared_tools(request)
-        assert got == want, (
-            f"request {number} of the turn declares {clip_json(got, 600)} as {wire_format.spec.label} reads its "
-            f"tools; expected the tools given: {clip_json(want, 600)}; its tools field: "
-            f"{clip_json(request.get('tools'), 800)}")
+        where = (f"request {number} of the turn, read as {wire_format.spec.label} reads its tools; its tools field: "
+                 f"{clip_json(request.get('tools'), 800)}")
+        assert sorted(got) == sorted(want), f"declares the tools {sorted(got)}; expected {sorted(want)}; {where}"
+        for key in ("description", "parameters"):
+            differs = [(name, got[name][key], want[name][key]) for name in want if got[name][key] != want[name][key]]
+            assert not differs, f"tools' {key} (name, got, expected) differ from the tools given: {differs}; {where}"

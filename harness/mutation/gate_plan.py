@@ -95,12 +95,16 @@ def setup(spec: FormatSpec, part: FormatPart, children) -> tuple[Project, Contra
     if bundled(spec):
         return Project.bundled(), ContractsExecutor(children, adapter=spec.reference, bundled=True)
     path = part.catalogues[0]
-    root = load_catalogue(path).root
+    return tracked_project(load_catalogue(path).root, path), ContractsExecutor(children, adapter=spec.reference)
+
+
+def tracked_project(root: Path, catalogue: Path) -> Project:
+    """What git tracks under ``root``, the project a catalogue's bugs patch (copied, never patched in place)."""
     try:
         project = Project.git_tracked(root)
     except (OSError, subprocess.CalledProcessError) as exc:
-        raise CatalogueError(f"{path}: the project {root} must be inside a git work tree (what git tracks is "
+        raise CatalogueError(f"{catalogue}: the project {root} must be inside a git work tree (what git tracks is "
                              f"copied): {exc}") from None
     if not project.files:
-        raise CatalogueError(f"{path}: git tracks no file under {root}")
-    return project, ContractsExecutor(children, adapter=spec.reference)
+        raise CatalogueError(f"{catalogue}: git tracks no file under {root}")
+    return project

@@ -26,6 +26,7 @@ from harness import CONTRACTS_DIR
 from harness.adapter import FORMATS
 from harness.plugin import capability_of, level_key
 from harness.plugin.contract_items import formats_of
+from harness.rules import models
 from harness.rules.registry import RULES
 
 OUTPUT = Path(__file__).resolve().parent / "rules.md"
@@ -81,9 +82,37 @@ def _render(items: list[pytest.Item]) -> str:
                         by_level[item.stash[level_key]].append(item.name.partition("[")[2].rstrip("]"))
                 level = "; ".join(f"{lv}: {', '.join(c)}" for lv, c in by_level.items())
             lines.append(f"| `{function}` | {level} | {capability} | {held} | {len(cases)} |")
+        rows = sorted({item.callspec.params["model_row"].name for item in members
+                       if hasattr(item, "callspec") and "model_row" in item.callspec.params})
+        if rows:
+            lines.append(f"Models: one case per row of [the model table](#the-model-table): {', '.join(rows)}.")
         lines.append("")
-    lines += _registry()
+    lines += _registry() + _models()
     return "\n".join(lines)
+
+
+def _models() -> list[str]:
+    lines = [
+        "## The model table",
+        "",
+        "Provider rules by model family and era (`harness/rules/models.py`): a provider contract that takes a",
+        "model holds for every row of its format and for one model the table does not know (judged by the",
+        "format's wire rules only); `--model NAME` (an id or a row) picks one.",
+        "",
+        "| row | format | model ids | contracts send | rules | source |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in models.ROWS:
+        rules = "; ".join(filter(None, [
+            f"thinking: {' or '.join(row.thinking)}" if row.thinking else "",
+            "" if row.can_disable or not row.thinking else "thinking cannot be disabled",
+            f"effort: {', '.join(row.efforts)}" if row.efforts else "",
+            "" if row.tools_with_effort else "no function tools beside reasoning_effort",
+            f"DeepSeek era {row.era}" if row.era else ""]))
+        patterns = ", ".join(f"`{p}`" for p in row.models) or "by name only"
+        lines.append(f"| `{row.name}` | {row.format} | {patterns} | `{row.example}` | {rules} | {row.source} |")
+    lines.append("")
+    return lines
 
 
 def _registry() -> list[str]:

@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from harness.loopback import LoopbackProvider, answers
-from harness.rules import pairing
+from harness.rules import models, pairing
 
 # The providers' error texts as their APIs return them (quoted in their documentation and in public
 # client bug reports), kept here apart from the code under test: ``{}`` stands for the part that varies.
@@ -24,6 +24,8 @@ PROVIDER_TEXTS = {
     "current reasoning missing": "The reasoning_content in the thinking mode must be passed back to the API.",
     "thinking tool_choice": "Thinking mode does not support this tool_choice",
     "openai unknown message field": "Additional properties are not allowed ('{}' was unexpected) - 'messages.{}'",
+    "openai tools beside effort": "Function tools with reasoning_effort are not supported for {} in "
+    "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.",
 }
 CODE_TEXTS = {
     "openai unanswered calls": pairing.OPENAI_UNANSWERED_CALLS,
@@ -34,6 +36,7 @@ CODE_TEXTS = {
     "current reasoning missing": answers.CURRENT_REASONING_MISSING,
     "thinking tool_choice": answers.THINKING_TOOL_CHOICE,
     "openai unknown message field": answers.OPENAI_UNKNOWN_MESSAGE_FIELD,
+    "openai tools beside effort": models.OPENAI_TOOLS_WITH_EFFORT,
 }
 
 
@@ -83,6 +86,10 @@ CASES = {
     "openai: a thinking argument": (
         "openai", "current", {"messages": [USER], "thinking": {"type": "disabled"}}, 400,
         "Unrecognized request argument supplied: thinking", "unknown-argument", "wire", None),
+    "openai: function tools beside reasoning_effort to a model refusing the pair": (
+        "openai", "current", {"model": "gpt-5.6-terra", "messages": [USER], "tools": TOOLS, "reasoning_effort": "high"},
+        400, PROVIDER_TEXTS["openai tools beside effort"].format("gpt-5.6-terra"), "tools-beside-effort", "provider",
+        None),
     "deepseek: a call without its tool message": (
         "deepseek", "current", {"messages": [USER, {**CALLS, "reasoning_content": ""}, RESULT_A]}, 400,
         PROVIDER_TEXTS["deepseek unanswered calls"], "unanswered-tool-calls", "wire", 1),
@@ -159,3 +166,11 @@ def test_a_correct_request_breaks_no_rule_on_any_profile():
     with LoopbackProvider(scenario="parallel-12", profile="openai") as provider:
         status, _ = _send(provider, plain)
     assert status == 200 and not provider.record.violations
+
+
+@pytest.mark.parametrize("model, effort", [("gpt-4.1", "high"), ("gpt-5.6-terra", "none"), ("some-model", "high")])
+def test_tools_beside_an_effort_are_answered_where_the_model_takes_them(model, effort):
+    body = {"model": model, "messages": [USER], "tools": TOOLS, "reasoning_effort": effort}
+    with LoopbackProvider(scenario="parallel-12", profile="openai") as provider:
+        status, _ = _send(provider, body)
+    assert status == 200 and not provider.record.violations, provider.record.violations

@@ -42,6 +42,9 @@ def _parser() -> argparse.ArgumentParser:
         help="set a policy (repeatable; also [tool.harness.policy] in ./pyproject.toml)",
     )
     check.add_argument("--deepseek-era", choices=ERAS, help="DeepSeek's reasoning_content rule (default: current)")
+    check.add_argument("--model", metavar="NAME",
+                       help="judge provider rules for this model (an id, or a row of harness/rules/models.py; "
+                       "default: every row)")
     check.add_argument(
         "--require", action="append", default=[], metavar="CAP[,CAP]",
         help="a usage error unless the adapter offers these capabilities",
@@ -169,6 +172,7 @@ def _run(args: argparse.Namespace) -> int:
                 levels=args.levels,
                 policies=args.policy,
                 era=args.deepseek_era,
+                model=args.model,
                 seed=args.hypothesis_seed,
                 require=args.require,
                 markdown=args.markdown,

@@ -22,6 +22,7 @@ class CheckOptions:
     levels: tuple[str, ...] = ()
     policies: list[str] = field(default_factory=list)
     era: str | None = None
+    model: str | None = None  # --model: whose provider rules (harness.rules.models)
     seed: int | None = None
     require: list[str] = field(default_factory=list)
     select: list[str] = field(default_factory=list)  # contract modules; empty: all
@@ -43,6 +44,7 @@ class CheckOptions:
             ("--adapter-timeout", self.adapter_timeout),
             ("-k", self.keyword),
             ("--deepseek-era", self.era),
+            ("--model", self.model),
             ("--hypothesis-seed", self.seed),
         ):
             if value is not None:

@@ -1,32 +1,43 @@
-"""Contract: effort turns extended thinking on with a budget Anthropic accepts, and off leaving no thinking behind.
+"""Contract: effort turns thinking on in the form the model takes, and off as the model allows it.
 
 Incident: thinking turned off in the middle of a tool loop left the tool
 turn's thinking in the final assistant message, and a budget at or above
-``max_tokens`` was sent (incident `anthropic-thinking-switch`); both are refused on every
-request of the session.
+``max_tokens`` was sent (incident `anthropic-thinking-switch`); then the
+current Claude models refused the budget form every earlier one needed
+(incident `anthropic-adaptive-thinking`). Each is refused on every request
+of the session.
 
 Rule: ``transform_request(body, {"effort": e})`` of a Messages body (a
 history possibly inside a tool loop, any ``max_tokens``, with or without a
-``thinking`` key already):
+``thinking`` key already), for the model of every row of the model table
+(:mod:`harness.rules.models`; ``--model`` picks one) and one model the table
+does not know (judged by the wire's forms alone):
 
 - ``e`` None (not asked): the body comes back as it was;
-- ``"off"``: no extended thinking (no ``thinking`` key, or ``{"type":
-  "disabled"}``); the open assistant message (the one the request continues)
-  holds no thinking or redacted_thinking block; the latest assistant message
-  keeps its other blocks in order, and every other message is unchanged;
-- any other level: ``thinking`` is ``{"type": "enabled", "budget_tokens":
-  N}`` with N an integer >= 1024 and below the body's ``max_tokens``, which
-  is never lowered; every message is unchanged;
+- ``"off"``: on a model that can turn thinking off, no thinking (no
+  ``thinking`` key, or ``{"type": "disabled"}``), and the open assistant
+  message (the one the request continues) holds no thinking or
+  redacted_thinking block, the latest assistant message keeping its other
+  blocks in order and every other message unchanged; on a model that always
+  thinks (it refuses ``disabled``), no ``disabled`` and every message
+  unchanged, since its thinking stays on;
+- any other level: thinking on in a form the model takes (``{"type":
+  "adaptive"}`` with an ``output_config.effort`` word it takes, or
+  ``{"type": "enabled", "budget_tokens": N}`` with N >= 1024 and below
+  ``max_tokens``), ``max_tokens`` never lowered, every message unchanged; and
+  the levels reach the model in order: a higher level never thinks less, and
+  ``max`` more than ``low``;
 - every other key (model, system, tools, stream) is kept, and the caller's
   body is left as it was. Judged as Anthropic would judge it (the rounds as
   sent), the result is refused nothing.
 
-Level: provider (Anthropic's extended-thinking parameters and its rule on
+Level: provider (Anthropic's thinking parameters per model, and its rule on
 thinking in the final assistant message).
 
 Production fingerprint: HTTP 400 "When thinking is disabled, an `assistant`
 message in the final position cannot contain `thinking`." right after the
-user turned thinking off; with thinking on, a 400 on the budget of every
+user turned thinking off; "`thinking.type.enabled` is not supported for this
+model." on every request after a model upgrade; with a budget, a 400 on every
 request whose ``max_tokens`` is not above it.
 """
 
@@ -37,7 +48,10 @@ from hypothesis import example, given, strategies as st
 
 from harness.adapter import EFFORTS
 from harness.clip import clip_json, shown
+from harness.rules import anthropic_thinking
 from harness.rules.anthropic_history import THINKING_TYPES, open_assistant, refusals
+from harness.rules.anthropic_thinking import effective, thinking_on
+from harness.rules.models import ADAPTIVE, BUDGET, ModelRow
 from harness.testing import anthropic_persisted_rounds, anthropic_wire_history
 from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN
 from harness.under_test.invoke import valid
@@ -45,7 +59,7 @@ from harness.under_test.invoke import valid
 pytestmark = [pytest.mark.provider, pytest.mark.formats("anthropic")]
 
 LEVELS = [e for e in EFFORTS if e != "off"]
-_thinking_keys = st.none() | st.just({"type": "disabled"}) | st.builds(
+_thinking_keys = st.none() | st.sampled_from([{"type": "disabled"}, {"type": "adaptive"}]) | st.builds(
     lambda n: {"type": "enabled", "budget_tokens": n}, st.integers(1024, 40000))
 
 
@@ -74,71 +88,110 @@ PINNED = ({"model": "claude-sonnet", "max_tokens": 1024, "stream": True, "messag
     [INTERLEAVED_TURN])
 
 
-def _transform(transform, body: dict, effort) -> dict:
+def _transform(transform, body: dict, effort, row: ModelRow) -> tuple[dict, dict]:
+    """The body for ``row``'s model, and what the adapter made of it under ``effort``."""
+    body = {**body, "model": row.example}
     before = copy.deepcopy(body)
     out = valid(transform).transform_request(body, {"effort": effort})
     assert body == before, f"transform_request changed the caller's body: {clip_json(body, 800)}"
     assert isinstance(out, dict), f"transform_request returned {shown(out)}, expected a body"
-    return out
+    return body, out
 
 
 def _kept_keys(out: dict, body: dict) -> list[str]:
     return [k for k in ("model", "system", "tools", "stream") if k in body and out.get(k) != body[k]]
 
 
-@given(case=bodies())
-@example(case=PINNED)
-def test_no_effort_leaves_the_body_as_it_was(transform, case):
-    body, _ = case
-    out = _transform(transform, body, None)
-    assert out == body, f"with no effort asked the body should come back unchanged: {clip_json(out, 1500)}"
+def _shown(out: dict, row: ModelRow, effort) -> str:
+    return f"\n  model: {row.describe()}, effort {effort!r}\n  sent: {clip_json({k: v for k, v in out.items() if k != 'messages'}, 800)}"
+
+
+def _refused(out: dict, row: ModelRow, rounds: list[dict] | None, io: str) -> None:
+    """Anthropic refuses nothing in ``out`` for ``row``'s model: its thinking parameters, and (``rounds`` given)
+    its history as the model reads it, thinking on where it is on by default."""
+    said = anthropic_thinking.refusals(out, row)
+    assert not said, f"Anthropic refuses these thinking parameters for {row.example}: {said}{io}"
+    if rounds is None:
+        return
+    history = refusals(effective(out, row), sent=rounds)
+    assert not history, f"Anthropic would refuse the history: {[r.message for r in history]}{io}"
 
 
 @given(case=bodies())
 @example(case=PINNED)
-def test_off_sends_no_thinking_and_none_in_the_open_message(transform, case):
-    body, _ = case
-    out = _transform(transform, body, "off")
-    shown_io = f"\n  sent: {clip_json(out, 1500)}"
+def test_no_effort_leaves_the_body_as_it_was(transform, model_row, case):
+    body, out = _transform(transform, case[0], None, model_row)
+    assert out == body, (f"with no effort asked the body should come back unchanged: {clip_json(out, 1500)}"
+                         f"{_shown(out, model_row, None)}")
+
+
+@given(case=bodies())
+@example(case=PINNED)
+def test_off_thinks_as_little_as_the_model_allows(transform, model_row, case):
+    body, out = _transform(transform, case[0], "off", model_row)
+    row, sent = model_row, body["messages"]
+    io = _shown(out, row, "off") + f"\n  messages sent: {clip_json(out.get('messages'), 1200)}"
+    # A model that always thinks is refused a tool turn without thinking whatever the adapter sends: the
+    # history it is given is its caller's, so it is held to leaving every message as it was.
+    _refused(out, row, case[1] if row.can_disable else None, io)
+    messages = out.get("messages") or []
+    assert not _kept_keys(out, body), f"the keys {_kept_keys(out, body)} changed{io}"
+    if not row.can_disable:
+        assert thinking_on(out) in (None, ADAPTIVE) and messages == sent, (
+            f"{row.example} always thinks: effort 'off' may only leave thinking adaptive, with every message "
+            f"as it was (its thinking stays on), but sent thinking={shown(out.get('thinking'))}{io}")
+        return
     assert out.get("thinking", {"type": "disabled"}) == {"type": "disabled"}, (
-        f"effort 'off' sent thinking={shown(out.get('thinking'))}, expected none (or {{'type': 'disabled'}})"
-        f"{shown_io}")
-    messages, sent = out.get("messages") or [], body["messages"]
+        f"effort 'off' sent thinking={shown(out.get('thinking'))}, expected none (or {{'type': 'disabled'}}){io}")
     at = open_assistant(sent)
     left = [b.get("type") for b in (messages[at].get("content") or []) if isinstance(b, dict)] if at is not None \
         and at < len(messages) else []
     assert not [t for t in left if t in THINKING_TYPES], (
         f"the open assistant message (#{at}) still holds {shown(left)}: with thinking off Anthropic refuses thinking "
-        f"in it{shown_io}")
+        f"in it{io}")
     latest = max((k for k, m in enumerate(sent) if m["role"] == "assistant"), default=None)
     others_changed = [k for k, (m, o) in enumerate(zip(messages, sent)) if k != latest and m != o]
     assert len(messages) == len(sent) and not others_changed, (
         f"messages {others_changed} changed (or the count went from {len(sent)} to {len(messages)}); only the latest "
-        f"assistant message may lose its thinking{shown_io}")
+        f"assistant message may lose its thinking{io}")
     if latest is not None:
         want = [b for b in sent[latest]["content"] if b.get("type") not in THINKING_TYPES]
         got = [b for b in messages[latest].get("content") or [] if b.get("type") not in THINKING_TYPES]
-        assert got == want, f"the latest assistant message's other blocks should stay {shown(want)}{shown_io}"
-    assert not _kept_keys(out, body), f"the keys {_kept_keys(out, body)} changed{shown_io}"
+        assert got == want, f"the latest assistant message's other blocks should stay {shown(want)}{io}"
 
 
 @given(case=bodies(thinking=True), effort=st.sampled_from(LEVELS))
 @example(case=PINNED, effort="max")
 @example(case=PINNED, effort="low")
-def test_a_level_enables_thinking_with_a_budget_below_max_tokens(transform, case, effort):
-    body, rounds = case
-    out = _transform(transform, body, effort)
-    shown_io = f"\n  sent: {clip_json({k: v for k, v in out.items() if k != 'messages'}, 800)}"
-    thinking = out.get("thinking") if isinstance(out.get("thinking"), dict) else {}
-    budget, most = thinking.get("budget_tokens"), out.get("max_tokens")
-    assert thinking.get("type") == "enabled", f"effort {effort!r} should enable thinking{shown_io}"
-    assert isinstance(budget, int) and not isinstance(budget, bool) and budget >= 1024, (
-        f"effort {effort!r}: budget_tokens={shown(budget)}, Anthropic's minimum is 1024{shown_io}")
-    assert isinstance(most, int) and isinstance(budget, int) and budget < most, (
-        f"effort {effort!r}: budget_tokens={shown(budget)} must be below max_tokens={shown(most)}{shown_io}")
+def test_a_level_turns_thinking_on_in_a_form_the_model_takes(transform, model_row, case, effort):
+    body, out = _transform(transform, case[0], effort, model_row)
+    io = _shown(out, model_row, effort)
+    _refused(out, model_row, case[1], io)  # first: a form the model refuses is told in the provider's words
+    assert thinking_on(out) in model_row.thinking, (
+        f"effort {effort!r} should turn thinking on as {' or '.join(model_row.thinking)}, but sent "
+        f"thinking={shown(out.get('thinking'))}{io}")
+    most = out.get("max_tokens")
     assert isinstance(most, int) and most >= body["max_tokens"], (
-        f"max_tokens went from {body['max_tokens']} down to {shown(most)}{shown_io}")
-    assert out.get("messages") == body["messages"], f"with thinking on every message should be unchanged{shown_io}"
-    assert not _kept_keys(out, body), f"the keys {_kept_keys(out, body)} changed{shown_io}"
-    refused = refusals(out, sent=rounds)
-    assert not refused, f"Anthropic would refuse it: {[r.message for r in refused]}{shown_io}"
+        f"max_tokens went from {body['max_tokens']} down to {shown(most)}{io}")
+    assert out.get("messages") == body["messages"], f"with thinking on every message should be unchanged{io}"
+    assert not _kept_keys(out, body), f"the keys {_kept_keys(out, body)} changed{io}"
+
+
+def _depth(out: dict, row: ModelRow) -> tuple:
+    """How hard ``out`` asks the model to think, comparable within one form: (form, rank)."""
+    form = thinking_on(out)
+    if form == BUDGET:
+        return form, out["thinking"].get("budget_tokens")
+    config = out.get("output_config") if isinstance(out.get("output_config"), dict) else {}
+    word = config.get("effort", "high")  # high is what an adaptive model does when no effort is given
+    return form, row.efforts.index(word) if word in row.efforts else word
+
+
+def test_the_levels_reach_the_model_in_order(transform, model_row):
+    """The slider is not a no-op: each level thinks at least as hard as the one below, and max more than low."""
+    body = PINNED[0]
+    depths = {e: _depth(_transform(transform, body, e, model_row)[1], model_row) for e in LEVELS}
+    io = f"\n  model: {model_row.describe()}\n  sent per level (form, budget or effort rank): {depths}"
+    ranks = [depths[e] for e in LEVELS]
+    assert all(a[0] == b[0] and a[1] <= b[1] for a, b in zip(ranks, ranks[1:])) and ranks[0] < ranks[-1], (
+        f"the levels {', '.join(LEVELS)} should ask for ever deeper thinking in one form, max deeper than low{io}")

@@ -10,7 +10,9 @@ text; a request with neither ``x-api-key`` nor a bearer ``Authorization``
 is not JSON gets "The request body is not valid JSON: " and the parser's
 words, as public client bug reports quote it, and one that is not an object
 or has no ``messages`` list gets the field errors of Anthropic's request
-validator. The provider pairs the request's assistant messages with the turns
+validator. The request's model picks its row of the model table
+(:mod:`harness.rules.models`): thinking in a form that model refuses gets
+its text. The provider pairs the request's assistant messages with the turns
 it sent, from the first. A round (:mod:`.anthropic_scenarios`) streams with
 ``"stream": true``, else answers as one ``message`` object; a round scripted
 to fail is an ``overloaded_error`` event mid-stream, or HTTP 529 unstreamed
@@ -24,7 +26,7 @@ import json
 from harness.loopback.anthropic_scenarios import SCENARIOS, body_for, turn_for
 from harness.loopback.request_body import NOT_OBJECT, SHAPE, BodyFault
 from harness.loopback.strict_route import WireFormat
-from harness.rules import anthropic_history
+from harness.rules import anthropic_history, anthropic_thinking
 from harness.rules.anthropic_history import wire_block
 from harness.wire.anthropic_events import MESSAGE_ID, MODEL, OVERLOADED
 
@@ -92,8 +94,9 @@ def message(turn: dict, model: str | None = None) -> dict:
 
 
 ANTHROPIC = WireFormat(
-    name="anthropic", label="Messages", rules=anthropic_history.RULES, scenarios=SCENARIOS,
+    name="anthropic", label="Messages", rules=(anthropic_thinking.FORM_OF_MODEL, *anthropic_history.RULES),
+    scenarios=SCENARIOS,
     default_scenario="interleaved-thinking", accepts=lambda method, path: method == "POST" and path == MESSAGES_PATH,
     authenticate=authenticate, shape=shape, shape_rule="messages-missing", unreadable=unreadable,
-    refusals=anthropic_history.refusals, paired=paired, refused=refused, item_index=item_index, turn_for=turn_for,
+    refusals=anthropic_thinking.request_refusals, paired=paired, refused=refused, item_index=item_index, turn_for=turn_for,
     streams=lambda path, query, body: bool(body.get("stream")), stream_body=body_for, whole=whole)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from harness.loopback import answers
 from harness.loopback.exchanges import Violation
+from harness.rules import chat_effort, models
 from harness.rules.pairing import (
     ANSWERED_TWICE,
     DEEPSEEK_UNANSWERED_CALLS,
@@ -137,10 +138,15 @@ class Profile:
 
 class OpenAIProfile(Profile):
     name = "openai"
-    judged = (*Profile.judged, "unknown-argument", "unknown-message-field")
+    judged = (*Profile.judged, "unknown-argument", "unknown-message-field", "tools-beside-effort")
 
     def rules(self, body: dict, messages: list[dict], number: int) -> list[Violation]:
-        found = []
+        # Per model: the row of the request's model, if the table knows it (else the wire rules alone).
+        row = models.row_for(body["model"]) if isinstance(body.get("model"), str) else None
+        found = [self._v("tools-beside-effort", number, None, "function tools beside reasoning_effort "
+                         f"{body.get('reasoning_effort')!r} to {body.get('model')!r} (model row {row.name})", 400, text,
+                         param="reasoning_effort")
+                 for text in (chat_effort.refusals(body, row) if row is not None and row.format == "chat" else [])]
         for key in sorted(set(body) - OPENAI_ARGUMENTS):
             found.append(self._v("unknown-argument", number, None,
                                  f"top-level argument {key!r} is not part of the chat completions API", 400,

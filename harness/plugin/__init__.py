@@ -74,6 +74,14 @@ _OPTIONS: dict[str, dict[str, Any]] = {
         help="which DeepSeek reasoning_content rule the round-trip contracts hold the adapter to "
         f"(default: {DEFAULT_ERA})",
     ),
+    "--model": dict(
+        dest="harness_model",
+        default=None,
+        metavar="NAME",
+        help="the model whose provider rules the provider contracts hold the adapter to: a model id or a row "
+        "of harness/rules/models.py (default: every row, and one model the table does not know); a DeepSeek "
+        "row also sets the era",
+    ),
     "--policy": dict(
         dest="harness_policy",
         action="append",

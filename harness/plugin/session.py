@@ -39,7 +39,7 @@ from harness.config import hypothesis_profiles as profiles
 from harness.plugin.contract_items import (ADAPTER_ERROR, capability_key, capability_of, formats_key, formats_of,
                                            is_contract, level_key, owner)
 from harness.plugin.other_formats import leave_out, report_lines
-from harness.rules import levels
+from harness.rules import levels, models
 from harness.rules.policy import Policies, PolicyError, load_policies
 from harness.under_test import failures
 from harness.under_test.guard import NOT_APPLICABLE, AdapterFault, GuardedAdapter, NotApplicable
@@ -117,7 +117,8 @@ class RunState:
             f"levels: {selected}",
             f"policies: {self.policies().describe()}",
             f"hypothesis profile: {config.getoption('harness_profile')}",
-            f"deepseek era: {config.getoption('harness_deepseek_era')}",
+            f"deepseek era: {deepseek_era_of(config)}",
+            f"provider rules: {_model_rows(config.getoption('harness_model'))}",
         ]
         if self.seed is not None:
             lines.append(f"hypothesis seed: {self.seed} (replay with --hypothesis-seed={self.seed})")
@@ -265,8 +266,31 @@ def adapter(request: pytest.FixtureRequest) -> LoadedAdapter:
 
 @pytest.fixture(scope="session")
 def deepseek_era(request: pytest.FixtureRequest) -> str:
-    """The DeepSeek reasoning_content rule era selected with ``--deepseek-era``."""
-    return request.config.getoption("harness_deepseek_era")
+    """The DeepSeek reasoning_content rule era: a DeepSeek row chosen with ``--model``, else ``--deepseek-era``."""
+    return deepseek_era_of(request.config)
+
+
+def deepseek_era_of(config: pytest.Config) -> str:
+    chosen = models.BY_NAME.get(config.getoption("harness_model") or "") or models.row_for(
+        config.getoption("harness_model") or "")
+    return chosen.era if chosen is not None and chosen.era else config.getoption("harness_deepseek_era")
+
+
+def _model_rows(choice: str | None) -> str:
+    """The provider-rule rows a run judges by, in words."""
+    if choice is None:
+        return "every model row of the format, and one model the table does not know (--model NAME: one)"
+    row = models.BY_NAME.get(choice) or models.row_for(choice)
+    if row is None:
+        return f"{choice}: not in the model table; judged by each format's wire rules only"
+    return row.describe()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    # A provider contract taking ``model_row`` holds for every row ``--model`` selects of its format.
+    if "model_row" in metafunc.fixturenames:
+        rows = models.selected(formats_of(metafunc.definition)[0], metafunc.config.getoption("harness_model"))
+        metafunc.parametrize("model_row", rows, ids=[row.name for row in rows])
 
 
 @pytest.fixture(scope="session")

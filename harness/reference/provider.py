@@ -23,11 +23,15 @@ Wire rules kept here (each one took a production agent down when broken):
   or backfilled where the rule asks for the field.
 - The generic profile never sends ``reasoning_content`` or ``thinking``: strict
   endpoints reject unknown message fields.
+- OpenAI's newest chat models refuse function tools beside a reasoning effort;
+  to them, with function tools, the effort goes as ``"none"`` (the word they
+  take), and a warning says the asked one was not sent.
 """
 
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -36,6 +40,9 @@ from urllib.parse import urlsplit
 from harness.adapter import EFFORTS, ERAS, ROLES
 
 DEEPSEEK_HOST = "api.deepseek.com"
+# Chat model families that refuse function tools beside reasoning_effort (other than "none").
+NO_TOOLS_BESIDE_EFFORT = ("gpt-5.6", "gpt-6")
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -75,8 +82,14 @@ class GenericProfile:
     def transform(self, body: dict, options: RequestOptions) -> dict:
         body["messages"] = [_without_reasoning(m) for m in body["messages"]]
         # No portable word for "off" exists here, so it sends nothing.
-        if options.effort not in (None, "off"):
-            body["reasoning_effort"] = options.effort
+        if options.effort in (None, "off"):
+            return body
+        if _function_tools(body) and str(body.get("model") or "").lower().startswith(NO_TOOLS_BESIDE_EFFORT):
+            _log.warning("%s takes no reasoning_effort beside function tools: sent 'none' instead of %r",
+                         body.get("model"), options.effort)
+            body["reasoning_effort"] = "none"
+            return body
+        body["reasoning_effort"] = options.effort
         return body
 
 
@@ -108,6 +121,10 @@ def transform_request(body: dict, options: Mapping[str, Any]) -> dict:
     """A new body for the provider ``options["base_url"]`` names; ``body`` is left as it was."""
     parsed = RequestOptions.from_json(options)
     return profile_for(parsed.base_url).transform(copy.deepcopy(body), parsed)
+
+
+def _function_tools(body: dict) -> bool:
+    return any(isinstance(t, dict) and t.get("type") == "function" for t in body.get("tools") or ())
 
 
 def _switch_thinking(body: dict, options: RequestOptions) -> None:

@@ -60,6 +60,10 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("thinking-switch-nested", "provider", "the thinking switch at the top level of the body",
          ("test_thinking_switch",)),
     Rule("tool-choice-in-thinking-mode", "provider", "no forced tool_choice in thinking mode"),
+    Rule("tools-beside-effort", "provider", "no function tools beside a reasoning_effort to the models that refuse "
+         "the pair (OpenAI chat, by model)", ("test_chat_effort_beside_tools",)),
+    Rule("thinking-form-of-model", "provider", "thinking in a form the model takes (Anthropic, by model: adaptive, "
+         "budget, disabled)", ("test_anthropic_thinking_switch",)),
     # Checked by the probe on a whole session.
     Rule("agent-finished", "wire", "the agent finished every turn (exit status 0)"),
     Rule("calls-carried", "wire", "the follow-up request carries every streamed call with its id, name and "

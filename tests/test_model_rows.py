@@ -132,3 +132,26 @@ def test_the_loopback_answers_thinking_by_the_requests_model(model, thinking, st
     if status == 400:
         assert response.json()["error"]["message"] in (ANTHROPIC_ENABLED_REFUSED, ANTHROPIC_DISABLED_REFUSED)
         assert violations == ["thinking-form-of-model"], violations
+
+
+def _check(*args: str) -> str:
+    run = subprocess.run([sys.executable, "-m", "harness", "check", "-v", *args], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout
+
+
+def test_model_picks_one_row_and_the_header_names_it():
+    out = _check("--adapter", "harness.reference:anthropic_adapter", "--model", "claude-opus-4-7", "-k",
+                 "levels_reach_the_model")
+    assert "provider rules: anthropic-adaptive (claude-opus-4-7;" in out, out
+    assert "test_the_levels_reach_the_model_in_order[anthropic-adaptive]" in out, out
+    assert "[anthropic-budget]" not in out and "[unlisted]" not in out, out
+
+
+def test_a_deepseek_row_sets_the_era_and_an_unknown_model_says_so():
+    assert "deepseek era: v3.2" in _check("--model", "deepseek-v3.2", "-k", "effort_still_reaches")
+    out = _check("--model", "claude-next-9", "--adapter", "harness.reference:anthropic_adapter", "-k",
+                 "levels_reach_the_model")
+    assert "provider rules: claude-next-9: not in the model table; judged by each format's wire rules only" in out
+    assert "test_the_levels_reach_the_model_in_order[unlisted]" in out, out

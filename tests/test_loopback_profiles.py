@@ -24,6 +24,7 @@ PROVIDER_TEXTS = {
     "current reasoning missing": "The reasoning_content in the thinking mode must be passed back to the API.",
     "thinking tool_choice": "Thinking mode does not support this tool_choice",
     "openai unknown message field": "Additional properties are not allowed ('{}' was unexpected) - 'messages.{}'",
+    "mistral call id": "Tool call id was {} but must be a-z, A-Z, 0-9, with a length of 9.",
     "openai tools beside effort": "Function tools with reasoning_effort are not supported for {} in "
     "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.",
 }
@@ -37,6 +38,7 @@ CODE_TEXTS = {
     "thinking tool_choice": answers.THINKING_TOOL_CHOICE,
     "openai unknown message field": answers.OPENAI_UNKNOWN_MESSAGE_FIELD,
     "openai tools beside effort": models.OPENAI_TOOLS_WITH_EFFORT,
+    "mistral call id": models.MISTRAL_CALL_ID,
 }
 
 
@@ -90,6 +92,10 @@ CASES = {
         "openai", "current", {"model": "gpt-5.6-terra", "messages": [USER], "tools": TOOLS, "reasoning_effort": "high"},
         400, PROVIDER_TEXTS["openai tools beside effort"].format("gpt-5.6-terra"), "tools-beside-effort", "provider",
         None),
+    "openai: a tool call id a Mistral model does not take": (
+        "openai", "current", {"model": "mistral-small-latest", "messages": [USER, CALLS, RESULT_A, RESULT_B],
+                              "tools": TOOLS},
+        400, PROVIDER_TEXTS["mistral call id"].format("call_a"), "call-id-shape", "provider", None),
     "deepseek: a call without its tool message": (
         "deepseek", "current", {"messages": [USER, {**CALLS, "reasoning_content": ""}, RESULT_A]}, 400,
         PROVIDER_TEXTS["deepseek unanswered calls"], "unanswered-tool-calls", "wire", 1),
@@ -174,3 +180,11 @@ def test_tools_beside_an_effort_are_answered_where_the_model_takes_them(model, e
     with LoopbackProvider(scenario="parallel-12", profile="openai") as provider:
         status, _ = _send(provider, body)
     assert status == 200 and not provider.record.violations, provider.record.violations
+
+
+def test_the_lenient_gateway_records_a_models_rule_and_answers():
+    body = {"model": "mistral-small-latest", "messages": [USER, CALLS, RESULT_A, RESULT_B], "tools": TOOLS}
+    with LoopbackProvider(scenario="parallel-12", profile="gateway") as provider:
+        status, _ = _send(provider, body)
+    assert status == 200
+    assert [(v.rule, v.status) for v in provider.record.violations] == [("call-id-shape", 200)] * 2

@@ -23,6 +23,8 @@ from harness.rules.models import ANTHROPIC_DISABLED_REFUSED, ANTHROPIC_ENABLED_R
     ("gpt-5.6-terra", "openai-no-tools-beside-effort"),
     ("gpt-4.1-mini", "openai-tools-beside-effort"),
     ("deepseek-reasoner", "deepseek-current"),
+    ("mistralai/mistral-small-latest", "mistral"),
+    ("devstral-medium-2507", "mistral"),
 ])
 def test_a_model_id_falls_in_its_family_row(model, row):
     found = models.row_for(model)

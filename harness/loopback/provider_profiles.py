@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from harness.loopback import answers
 from harness.loopback.exchanges import Violation
-from harness.rules import chat_effort, models
+from harness.rules import chat_effort, chat_ids, models
 from harness.rules.pairing import (
     ANSWERED_TWICE,
     DEEPSEEK_UNANSWERED_CALLS,
@@ -83,7 +83,22 @@ class Profile:
             return [self._v("messages-missing", number, None, "the body has no 'messages' list",
                             400, answers.MISSING_MESSAGES, param="messages")]
         messages = [m if isinstance(m, dict) else {} for m in body["messages"]]
-        return self.rules(body, messages, number)
+        return self.model_rules(body, number) + self.rules(body, messages, number)
+
+    def model_rules(self, body: dict, number: int) -> list[Violation]:
+        """The rules of the request's model (its row of :mod:`harness.rules.models`; a model the table does not
+        know: none), in the provider's words; a profile that enforces nothing records them."""
+        row = models.row_for(body["model"]) if isinstance(body.get("model"), str) else None
+        if row is None or row.format != "chat":
+            return []
+        status = 400 if self.enforces_pairing else 200
+        effort = [self._v("tools-beside-effort", number, None, f"function tools beside reasoning_effort "
+                          f"{body.get('reasoning_effort')!r} to {body['model']!r} (model row {row.name})", status, text,
+                          param="reasoning_effort") for text in chat_effort.refusals(body, row)]
+        ids = [self._v("call-id-shape", number, None, f"a tool call id {body['model']!r} does not take "
+                       f"(model row {row.name})", status, text, param="messages")
+               for text in chat_ids.refusals(body, row)]
+        return effort + ids
 
     def rules(self, body: dict, messages: list[dict], number: int) -> list[Violation]:
         return self.pairing(messages, number)
@@ -98,7 +113,8 @@ class Profile:
     unanswered_text = OPENAI_UNANSWERED_CALLS
     enforces_pairing = True
     # The rules this profile judges, for the probe's report; their levels and titles are the registry's.
-    judged: tuple[str, ...] = ("body-not-json", "messages-missing", "unanswered-tool-calls", "orphan-tool-message")
+    judged: tuple[str, ...] = ("body-not-json", "messages-missing", "tools-beside-effort", "call-id-shape",
+                               "unanswered-tool-calls", "orphan-tool-message")
 
     def pairing(self, messages: list[dict], number: int) -> list[Violation]:
         """The pairing rule (:func:`harness.rules.pairing.pairing`), each break in this provider's words."""
@@ -138,15 +154,10 @@ class Profile:
 
 class OpenAIProfile(Profile):
     name = "openai"
-    judged = (*Profile.judged, "unknown-argument", "unknown-message-field", "tools-beside-effort")
+    judged = (*Profile.judged, "unknown-argument", "unknown-message-field")
 
     def rules(self, body: dict, messages: list[dict], number: int) -> list[Violation]:
-        # Per model: the row of the request's model, if the table knows it (else the wire rules alone).
-        row = models.row_for(body["model"]) if isinstance(body.get("model"), str) else None
-        found = [self._v("tools-beside-effort", number, None, "function tools beside reasoning_effort "
-                         f"{body.get('reasoning_effort')!r} to {body.get('model')!r} (model row {row.name})", 400, text,
-                         param="reasoning_effort")
-                 for text in (chat_effort.refusals(body, row) if row is not None and row.format == "chat" else [])]
+        found = []
         for key in sorted(set(body) - OPENAI_ARGUMENTS):
             found.append(self._v("unknown-argument", number, None,
                                  f"top-level argument {key!r} is not part of the chat completions API", 400,

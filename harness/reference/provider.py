@@ -26,12 +26,17 @@ Wire rules kept here (each one took a production agent down when broken):
 - OpenAI's newest chat models refuse function tools beside a reasoning effort;
   to them, with function tools, the effort goes as ``"none"`` (the word they
   take), and a warning says the asked one was not sent.
+- Mistral's models take tool call ids of 9 letters and digits only: to them,
+  every other id is renamed, the same way in the call and in its result, two
+  ids never to one.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -43,6 +48,11 @@ DEEPSEEK_HOST = "api.deepseek.com"
 # Chat model families that refuse function tools beside reasoning_effort (other than "none").
 NO_TOOLS_BESIDE_EFFORT = ("gpt-5.6", "gpt-6")
 _log = logging.getLogger(__name__)
+# Chat model families whose tokenizer takes 9-character alphanumeric tool call ids only.
+MISTRAL_FAMILIES = ("mistral-", "magistral-", "codestral-", "devstral-", "ministral-", "pixtral-", "open-mistral-",
+                    "open-mixtral-")
+_MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
+_ALPHANUMERIC = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,8 @@ class GenericProfile:
 
     def transform(self, body: dict, options: RequestOptions) -> dict:
         body["messages"] = [_without_reasoning(m) for m in body["messages"]]
+        if str(body.get("model") or "").lower().startswith(MISTRAL_FAMILIES):
+            body["messages"] = _mistral_ids(body["messages"])
         # No portable word for "off" exists here, so it sends nothing.
         if options.effort in (None, "off"):
             return body
@@ -121,6 +133,37 @@ def transform_request(body: dict, options: Mapping[str, Any]) -> dict:
     """A new body for the provider ``options["base_url"]`` names; ``body`` is left as it was."""
     parsed = RequestOptions.from_json(options)
     return profile_for(parsed.base_url).transform(copy.deepcopy(body), parsed)
+
+
+def _mistral_ids(messages: list[dict]) -> list[dict]:
+    """``messages`` with every call id Mistral would refuse renamed, calls and results alike."""
+    renamed: dict[str, str] = {}
+    taken = {m.get("tool_call_id") for m in messages} | {
+        c.get("id") for m in messages for c in m.get("tool_calls") or ()}
+
+    def new_id(old: object) -> object:
+        if not isinstance(old, str) or _MISTRAL_ID.fullmatch(old):
+            return old
+        if old not in renamed:
+            salt = 0
+            while True:  # a renamed id never meets another id of the conversation
+                digest = int.from_bytes(hashlib.sha256(f"{salt}:{old}".encode()).digest()[:8], "big")
+                candidate = "".join(_ALPHANUMERIC[(digest >> (6 * k)) % 62] for k in range(9))
+                if candidate not in taken:
+                    break
+                salt += 1
+            renamed[old] = candidate
+            taken.add(candidate)
+        return renamed[old]
+
+    out = []
+    for message in messages:
+        if message.get("tool_calls"):
+            message = {**message, "tool_calls": [{**c, "id": new_id(c.get("id"))} for c in message["tool_calls"]]}
+        if message.get("role") == "tool" and "tool_call_id" in message:
+            message = {**message, "tool_call_id": new_id(message["tool_call_id"])}
+        out.append(message)
+    return out
 
 
 def _function_tools(body: dict) -> bool:

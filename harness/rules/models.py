@@ -36,6 +36,9 @@ OPENAI_TOOLS_WITH_EFFORT = ("Function tools with reasoning_effort are not suppor
                             "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort "
                             "to 'none'.")
 
+# Mistral's models, on its API and on servers running its tokenizer, for a call id of another shape.
+MISTRAL_CALL_ID = "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9."
+
 ADAPTIVE, BUDGET = "adaptive", "budget"
 _OPENAI = "https://api.openai.com/v1"
 _ANTHROPIC_ADAPTIVE_DOCS = "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html"
@@ -59,6 +62,7 @@ class ModelRow:
     tools_with_effort: bool = True  # chat: function tools beside a reasoning_effort other than "none"
     era: str | None = None  # DeepSeek: its reasoning_content rule (harness.rules.reasoning)
     base_url: str | None = None  # chat: the provider's endpoint, which decides an adapter's profile
+    call_ids: str | None = None  # chat: the pattern every tool call id must match (a regular expression)
     listed: bool = True  # False: a model the table does not know, judged by the format's wire rules only
 
     def describe(self) -> str:
@@ -91,6 +95,11 @@ ROWS: tuple[ModelRow, ...] = (
     ModelRow("openai-no-tools-beside-effort", "chat", ("gpt-5.6*", "gpt-6*"), "gpt-5.6-terra",
              "public reports of the 400 since late 2026 (LibreChat #14231, onyx #15008)", tools_with_effort=False,
              base_url=_OPENAI),
+    # Mistral's tokenizer takes 9-character alphanumeric ids only, wherever the model runs (its API, vLLM).
+    ModelRow("mistral", "chat", ("mistral-*", "magistral-*", "codestral-*", "devstral-*", "ministral-*",
+                                 "pixtral-*", "open-mistral-*", "open-mixtral-*"),
+             "mistral-small-latest", "public reports of the 400 (ironclaw #1241, vllm #10821)",
+             base_url="https://api.mistral.ai/v1", call_ids=r"[a-zA-Z0-9]{9}"),
     *(ModelRow(f"deepseek-{era}", "chat", ("deepseek-chat", "deepseek-reasoner", "deepseek-v4*")
                if era == "current" else (), "deepseek-reasoner",
                "https://api-docs.deepseek.com/guides/thinking_mode", era=era, base_url="https://api.deepseek.com")

@@ -62,6 +62,8 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("tool-choice-in-thinking-mode", "provider", "no forced tool_choice in thinking mode"),
     Rule("tools-beside-effort", "provider", "no function tools beside a reasoning_effort to the models that refuse "
          "the pair (OpenAI chat, by model)", ("test_chat_effort_beside_tools",)),
+    Rule("call-id-shape", "provider", "every tool call id one the model takes (Mistral's models: nine letters and "
+         "digits)", ("test_chat_call_ids",)),
     Rule("thinking-form-of-model", "provider", "thinking in a form the model takes (Anthropic, by model: adaptive, "
          "budget, disabled)", ("test_anthropic_thinking_switch",)),
     # Checked by the probe on a whole session.

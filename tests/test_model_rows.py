@@ -25,6 +25,9 @@ from harness.rules.models import ANTHROPIC_DISABLED_REFUSED, ANTHROPIC_ENABLED_R
     ("deepseek-reasoner", "deepseek-current"),
     ("mistralai/mistral-small-latest", "mistral"),
     ("devstral-medium-2507", "mistral"),
+    ("gemini-2.5-flash-lite-preview-06-17", "gemini-2.5-flash-lite"),
+    ("google/gemini-2.5-flash", "gemini-2.5-flash"),
+    ("gemini-2.5-pro", "gemini-2.5-pro"),
 ])
 def test_a_model_id_falls_in_its_family_row(model, row):
     found = models.row_for(model)
@@ -157,3 +160,17 @@ def test_a_deepseek_row_sets_the_era_and_an_unknown_model_says_so():
                  "levels_reach_the_model")
     assert "provider rules: claude-next-9: not in the model table; judged by each format's wire rules only" in out
     assert "test_the_levels_reach_the_model_in_order[unlisted]" in out, out
+
+
+@pytest.mark.parametrize("model, budget, said", [
+    ("gemini-2.5-flash", 32768, ["The thinking budget (32768) is invalid."]),
+    ("gemini-2.5-flash", 0, []),
+    ("gemini-2.5-pro", 0, ["Budget 0 is invalid. This model only works in thinking mode."]),
+    ("gemini-2.5-pro", -1, []),
+    ("gemini-2.5-flash-lite", 256, ["The thinking budget (256) is invalid."]),
+])
+def test_each_gemini_row_takes_its_own_budget_range(model, budget, said):
+    from harness.rules import gemini_thinking
+
+    body = {"generationConfig": {"thinkingConfig": {"thinkingBudget": budget}}}
+    assert gemini_thinking.refusals(body, models.row_for(model)) == said

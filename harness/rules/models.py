@@ -39,8 +39,13 @@ OPENAI_TOOLS_WITH_EFFORT = ("Function tools with reasoning_effort are not suppor
 # Mistral's models, on its API and on servers running its tokenizer, for a call id of another shape.
 MISTRAL_CALL_ID = "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9."
 
+# Gemini, for a thinkingBudget outside the model's range ({budget}), and for 0 on a model that always thinks.
+GEMINI_BUDGET_INVALID = "The thinking budget ({budget}) is invalid."
+GEMINI_ALWAYS_THINKS = "Budget 0 is invalid. This model only works in thinking mode."
+
 ADAPTIVE, BUDGET = "adaptive", "budget"
 _OPENAI = "https://api.openai.com/v1"
+_GEMINI_THINKING = "https://ai.google.dev/gemini-api/docs/thinking"
 _ANTHROPIC_ADAPTIVE_DOCS = "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html"
 
 
@@ -63,6 +68,7 @@ class ModelRow:
     era: str | None = None  # DeepSeek: its reasoning_content rule (harness.rules.reasoning)
     base_url: str | None = None  # chat: the provider's endpoint, which decides an adapter's profile
     call_ids: str | None = None  # chat: the pattern every tool call id must match (a regular expression)
+    budgets: tuple[int, int] | None = None  # Gemini: the thinkingBudget range a model takes (besides -1, dynamic)
     listed: bool = True  # False: a model the table does not know, judged by the format's wire rules only
 
     def describe(self) -> str:
@@ -100,13 +106,20 @@ ROWS: tuple[ModelRow, ...] = (
                                  "pixtral-*", "open-mistral-*", "open-mixtral-*"),
              "mistral-small-latest", "public reports of the 400 (ironclaw #1241, vllm #10821)",
              base_url="https://api.mistral.ai/v1", call_ids=r"[a-zA-Z0-9]{9}"),
+    # Gemini 2.5's budget ranges; the Pro model always thinks (its range does not reach 0).
+    ModelRow("gemini-2.5-pro", "gemini", ("gemini-2.5-pro*",), "gemini-2.5-pro", _GEMINI_THINKING,
+             can_disable=False, budgets=(128, 32768)),
+    ModelRow("gemini-2.5-flash-lite", "gemini", ("gemini-2.5-flash-lite*",), "gemini-2.5-flash-lite", _GEMINI_THINKING,
+             budgets=(512, 24576)),
+    ModelRow("gemini-2.5-flash", "gemini", ("gemini-2.5-flash", "gemini-2.5-flash-0*", "gemini-2.5-flash-preview*"),
+             "gemini-2.5-flash", _GEMINI_THINKING, budgets=(1, 24576)),
     *(ModelRow(f"deepseek-{era}", "chat", ("deepseek-chat", "deepseek-reasoner", "deepseek-v4*")
                if era == "current" else (), "deepseek-reasoner",
                "https://api-docs.deepseek.com/guides/thinking_mode", era=era, base_url="https://api.deepseek.com")
       for era in ERAS),
 )
 BY_NAME = {row.name: row for row in ROWS}
-_UNLISTED_EXAMPLE = {"anthropic": "claude-unlisted-1", "chat": "unlisted-model-1"}
+_UNLISTED_EXAMPLE = {"anthropic": "claude-unlisted-1", "chat": "unlisted-model-1", "gemini": "gemini-unlisted-1"}
 
 
 def normalized(model: str) -> str:

@@ -17,14 +17,24 @@
  * never sent (DeepSeek gets the field as a string or not at all).
  *
  * Generic: never `thinking` nor `reasoning_content` (strict endpoints reject
- * unknown message fields); the effort word passes through.
+ * unknown message fields); the effort word passes through, except to OpenAI's
+ * newest families beside function tools, which take only `none` there. Mistral's
+ * models take 9-character alphanumeric tool call ids: every other id is renamed,
+ * in the call and in its result alike, never two to one.
  */
+
+const crypto = require('node:crypto');
 
 const DEEPSEEK_HOST = 'api.deepseek.com';
 const EFFORTS = ['off', 'low', 'medium', 'high', 'max'];
 const ROLES = ['main', 'executor'];
 const ERAS = ['r1', 'v3.2', 'current'];
 const DEEPSEEK_EFFORT = { low: 'low', medium: 'low', high: 'high', max: 'max' };
+const NO_TOOLS_BESIDE_EFFORT = ['gpt-5.6', 'gpt-6'];
+const MISTRAL_FAMILIES = ['mistral-', 'magistral-', 'codestral-', 'devstral-', 'ministral-', 'pixtral-',
+  'open-mistral-', 'open-mixtral-'];
+const MISTRAL_ID = /^[a-zA-Z0-9]{9}$/;
+const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** Thrown for options outside the documented vocabulary. */
 class OptionError extends Error {}
@@ -66,9 +76,37 @@ function transformRequest(body, options) {
 function forGeneric(body, options) {
   delete body.thinking;
   body.messages = (body.messages ?? []).map(withoutReasoning);
+  const model = String(body.model ?? '').toLowerCase();
+  if (MISTRAL_FAMILIES.some((family) => model.startsWith(family))) body.messages = mistralIds(body.messages);
   // No portable word for "off" exists here, so it sends nothing.
-  if (options.effort !== null && options.effort !== 'off') body.reasoning_effort = options.effort;
+  if (options.effort === null || options.effort === 'off') return body;
+  const functionTools = (body.tools ?? []).some((tool) => tool?.type === 'function');
+  const refusesPair = NO_TOOLS_BESIDE_EFFORT.some((family) => model.startsWith(family));
+  body.reasoning_effort = functionTools && refusesPair ? 'none' : options.effort;
   return body;
+}
+
+function mistralIds(messages) {
+  const taken = new Set(messages.flatMap((m) => [m.tool_call_id, ...(m.tool_calls ?? []).map((c) => c.id)]));
+  const renamed = new Map();
+  const newId = (old) => {
+    if (typeof old !== 'string' || MISTRAL_ID.test(old)) return old;
+    for (let salt = 0; !renamed.has(old); salt += 1) {
+      const digest = crypto.createHash('sha256').update(`${salt}:${old}`).digest();
+      const candidate = Array.from(digest.subarray(0, 9), (byte) => ALPHANUMERIC[byte % 62]).join('');
+      if (!taken.has(candidate)) {
+        renamed.set(old, candidate);
+        taken.add(candidate);
+      }
+    }
+    return renamed.get(old);
+  };
+  return messages.map((m) => {
+    let out = m;
+    if (m.tool_calls?.length) out = { ...out, tool_calls: m.tool_calls.map((c) => ({ ...c, id: newId(c.id) })) };
+    if (m.role === 'tool' && 'tool_call_id' in m) out = { ...out, tool_call_id: newId(m.tool_call_id) };
+    return out;
+  });
 }
 
 function forDeepSeek(body, options) {

@@ -11,6 +11,7 @@ from harness import exit_codes
 from harness.formats import FORMATS  # with the formats plugged in by entry points
 from harness.config import hypothesis_profiles as profiles
 from harness.mutation.shard import Shard
+from harness.processes import signal_seen
 from harness.rules.levels import parse_levels
 from harness.rules.reasoning import ERAS
 
@@ -142,15 +143,17 @@ def _positive(value: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return _run(args)
+        code = _run(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return exit_codes.INTERRUPTED
+        code = exit_codes.INTERRUPTED
     except Exception:  # a bug in the harness: say so, with the traceback, under its own code
         traceback.print_exc()
         print(f"harness: internal error (exit {exit_codes.INTERNAL}); please report it with the traceback above",
               file=sys.stderr)
         return exit_codes.INTERNAL
+    # SIGTERM's run ends 143, SIGINT's 130, whichever command's code said "interrupted".
+    return exit_codes.interrupted_by(signal_seen()) if code == exit_codes.INTERRUPTED else code
 
 
 def _run(args: argparse.Namespace) -> int:

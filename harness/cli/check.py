@@ -130,6 +130,11 @@ def _update(judgement: judging.Judgement, results: list[Result], known: set[str]
 
 def run_check(options: CheckOptions) -> int:
     """Run the contracts in a child process this one watches; report what ran if it is stopped or dies."""
+    try:
+        _expectations(options)  # a usage error is told before anything starts
+    except ExpectationsError as exc:
+        say(f"expectations error: {exc}")
+        return exit_codes.USAGE
     watched = watch(options)
     records = watched.records
     if records.done and watched.signum is None:

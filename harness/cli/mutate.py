@@ -16,7 +16,7 @@ from harness.adapter import DEFAULT_FORMAT, DEFAULT_SPEC
 from harness.formats import SPECS
 from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
 from harness.mutation.copy_executor import CommandExecutor
-from harness.mutation.diff_lines import Changes, DiffError, git_diff, read_diff
+from harness.mutation.diff_lines import Changes, DiffError, git_diff, mismatch, read_diff
 from harness.mutation.diff_scope import (
     Scope,
     contract_module,
@@ -341,7 +341,13 @@ def _named(mutants: list[Mutant]) -> list[str]:
 
 
 def _changes(o: Options, project: Project) -> Changes:
-    return read_diff(o.in_diff) if o.in_diff is not None else git_diff(project.root, o.base or "")
+    """The change that scopes the run; refused unless it is a change of the tree the run tests."""
+    changes = read_diff(o.in_diff) if o.in_diff is not None else git_diff(project.root, o.base or "")
+    wrong = mismatch(changes, project.read)
+    if wrong is not None:
+        raise DiffError(f"{changes.source} is not a change of the tree under test, {project.root}: {wrong}; "
+                        "the run tests that tree (an installed copy? install the checkout with pip install -e .)")
+    return changes
 
 
 def _earlier_survivors(report_dir: Path | None) -> tuple[dict[str, list[str]], dict[str, list[str]]]:

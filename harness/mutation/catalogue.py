@@ -21,12 +21,11 @@ names the file, the line, the table or entry (its position and id) and the field
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.config.table_schema import check, header_line, key_line, read_text
+from harness.config.table_schema import check, header_line, key_line, parse_text, read_text
 from harness.mutation.runner_table import (
     RunnerConfig,
     RunnerConfigError,
@@ -83,10 +82,7 @@ def _placer(path: Path, text: str, data: dict):
 
 def load_catalogue(path: Path) -> Catalogue:
     text = read_text(path, CatalogueError, "the catalogue")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CatalogueError(f"{path}: not valid TOML: {exc}") from exc
+    data = parse_text(path, text, CatalogueError)
     place = _placer(path, text, data)
     check("catalogue.json", data, place, CatalogueError)
     # The schema held; what follows are the checks it cannot express.

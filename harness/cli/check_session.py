@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from harness.cli.expectations import as_expected, entry_for, word
+from harness.cli.expectations import as_expected, entry_for, unexpected_error, word
 from harness.cli.expectations_file import Expectations
 from harness.outcomes.results import ERROR, FAILED, NOT_APPLICABLE, PASSED, SKIPPED, Result, Status
 from harness.plugin import adapter_under_test, header_lines, is_contract, level_key
@@ -99,6 +99,9 @@ class CheckSession:
             return
         for line in result_lines(result, self.verbose):
             say(line)
+        unexpected = unexpected_error(result, self.expectations) if self.expectations else None
+        if unexpected:
+            say(INDENT + unexpected)
         if result.is_problem and result.level:
             module = nodeid.partition(".py")[0]
             say(f"{INDENT}rule: the docstring of {module}.py (docs/rules.md#{module})")

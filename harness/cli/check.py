@@ -42,6 +42,7 @@ from harness.plugin.other_formats import count_line
 from harness.processes import Children, exit_text
 from harness.report import annotations as ci_annotations
 from harness.report.junit import write_junit
+from harness.report.markdown_text import inline
 from harness.report.ordering import problems
 from harness.report.results_console import counts_line, summary_lines
 from harness.report.results_markdown import render_markdown
@@ -89,12 +90,12 @@ def _nothing_tested(session: CheckSession) -> None:
         say("nothing was tested: no contract was selected")
         return
     if not session.collected:
-        say(f"nothing was tested: adapter {adapter.name} speaks {adapter.format}, and every contract selected "
+        say(f"nothing was tested: adapter {inline(adapter.name)} speaks {adapter.format}, and every contract selected "
             "holds for other formats")
         return
     methods = public_methods(adapter.obj)
     say(
-        f"nothing was tested: no contract applied to adapter {adapter.name}, which offers "
+        f"nothing was tested: no contract applied to adapter {inline(adapter.name)}, which offers "
         f"{', '.join(sorted(adapter.capabilities)) or 'no capability'}"
     )
     say(f"  its public methods: {', '.join(methods) or 'none'}")

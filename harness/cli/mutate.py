@@ -14,7 +14,7 @@ import harness
 from harness import exit_codes
 from harness.adapter import DEFAULT_FORMAT, DEFAULT_SPEC
 from harness.formats import SPECS
-from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
+from harness.mutation.catalogue import Catalogue, CatalogueError, file_outside, load_catalogue
 from harness.mutation.copy_executor import CommandExecutor
 from harness.mutation.diff_lines import Changes, DiffError, git_diff, mismatch, read_diff
 from harness.mutation.diff_scope import (
@@ -165,6 +165,10 @@ def _run(o: Options) -> int:
             setups = [part.setup(children) for part in parts]
         except _Usage as exc:
             return _usage(str(exc))
+        for part, (part_project, *_) in zip(parts, setups):
+            outside = file_outside(part.mutants, part_project.root)
+            if outside is not None:
+                return _usage(f"catalogue error: {outside}")
         project = setups[0][0]  # a mutate run has one part; the gate's all patch the bundled package
         scope, generated = None, None
         if o.in_diff is not None or o.base is not None:

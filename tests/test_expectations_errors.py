@@ -1,4 +1,4 @@
-"""An expected failure is a failed assertion: an adapter that hangs or crashes in a contract marked ``fail`` is an error.
+"""An expected failure is a failed assertion: an adapter hanging in a contract marked ``fail`` is an error.
 
 The run is the real command, as a user runs it: ``harness check --expectations``
 with an entry for a contract the adapter cannot run (its ``parse_stream`` hangs

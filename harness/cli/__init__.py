@@ -8,6 +8,7 @@ import traceback
 from pathlib import Path
 
 from harness import exit_codes
+from harness.cli import durations
 from harness.formats import FORMATS  # with the formats plugged in by entry points
 from harness.config import hypothesis_profiles as profiles
 from harness.mutation.shard import Shard
@@ -26,7 +27,7 @@ def _parser() -> argparse.ArgumentParser:
         "--adapter-cmd", metavar="COMMAND", help="adapter under test as a bridge process (docs/adapter-protocol.md)"
     )
     check.add_argument(
-        "--adapter-timeout", type=float, metavar="SECONDS", help="per-request silence limit for --adapter-cmd (0: none)"
+        "--adapter-timeout", type=durations.non_negative, metavar="SECONDS", help="per-request silence limit for --adapter-cmd (0: none)"
     )
     check.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
     check.add_argument(
@@ -83,9 +84,9 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("--report-dir", type=Path, metavar="DIR", help="write JSON, JUnit and Markdown reports here")
         cmd.add_argument("--shard", type=_shard, metavar="K/N", help="run a deterministic slice for CI matrices")
         cmd.add_argument("--jobs", type=_positive, metavar="N", help="parallel mutant runs (default: all cores)")
-        cmd.add_argument("--timeout", type=float, metavar="SECONDS", help="per-mutant budget (default: from baseline)")
+        cmd.add_argument("--timeout", type=durations.positive, metavar="SECONDS", help="per-mutant budget (default: from baseline)")
         cmd.add_argument(
-            "--baseline-timeout", type=float, metavar="SECONDS", help="budget of the unpatched run (default: 900)"
+            "--baseline-timeout", type=durations.positive, metavar="SECONDS", help="budget of the unpatched run (default: 900)"
         )
         from harness.cli.mutate import add_diff_options  # --in-diff, --base
 

@@ -69,3 +69,28 @@ def test_a_base_of_a_tree_git_does_not_track_is_refused(tmp_path):
     (installed / "x.py").write_text("x = 1\n")
     with pytest.raises(DiffError, match=r"the tree under test, .* has no file git tracks: it is not the checkout"):
         git_diff(installed, "HEAD")
+
+
+def test_a_diff_of_thousands_of_files_prints_short_lines(tmp_path):
+    """A 9 MB diff (a vendored tree): every console line stays short; the files named are the first ones."""
+    hunks = [f"--- a/vendor/m{n}.py\n+++ b/vendor/m{n}.py\n@@ -1,0 +1,300 @@\n" + "+x = 1\n" * 300
+             for n in range(4000)]
+    (tmp_path / "big.diff").write_text("".join(hunks))
+    run = _gate("--in-diff", "big.diff", cwd=tmp_path)
+    assert run.returncode == exit_codes.NOTHING_TESTED, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "diff scope: diff big.diff: 4000 changed files; vendor/m0.py lines 1-300" in run.stdout, run.stdout[:3000]
+    assert "; and 3980 more (mutation-report.json lists every one)" in run.stdout, run.stdout[:3000]
+    longest = max(map(len, run.stdout.splitlines()))
+    assert longest < 5000, f"a console line of {longest} characters"
+
+
+def test_files_the_tree_under_test_does_not_hold_are_not_held_to_it():
+    """A pull request's diff touches docs and tests too: only the tested tree's own files must match it."""
+    from harness.mutation.diff_lines import mismatch, parse_diff
+
+    root = Project.bundled()
+    line = root.read(DISTILL).splitlines()[0]
+    diff = ("--- a/README.md\n+++ b/README.md\n@@ -1,0 +1,1 @@\n+a line of the docs\n"
+            f"--- a/{DISTILL}\n+++ b/{DISTILL}\n@@ -1,0 +1,1 @@\n+{line}\n")
+    assert mismatch(parse_diff(diff, "t"), root.read) is None
+    assert "line 1 reads" in mismatch(parse_diff(diff.replace(f"+{line}", "+other"), "t"), root.read)

@@ -398,6 +398,10 @@ def _module_file(name: str) -> str:
 def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Scope | None = None,
                 generated: Generated | None = None) -> tuple[int | None, list[MutantResult], MutmutRun | None]:
     mutants = part.mutants
+    lead = f"{part.format}: " if o.formats is not None else ""
+    # Said before the baseline, which takes a minute or more: a run is never silent from its start.
+    print(f"{lead}baseline: running the contracts on the unpatched code, then the known bugs from "
+          f"{part.label.removeprefix(lead)}", flush=True)
     try:
         run.prepare()
         run.check_contracts(mutants)  # before the baseline, so a misspelt name is told with its mutant's id
@@ -423,7 +427,6 @@ def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Sco
     except CatalogueError as exc:
         return _usage(f"catalogue error: {exc}"), [], None
     tests = baseline.outcome.tests
-    lead = f"{part.format}: " if o.formats is not None else ""
     if part.shared:
         # A shared bug runs the contracts it names that held for this format; one naming none of them is another's.
         narrowed = [gate_plan.of_format(m, tests) if m.id in part.shared else m for m in mutants]

@@ -102,3 +102,27 @@ def test_a_run_that_swallows_the_interrupt_is_ended_after_the_grace_period_with_
         pytest.fail(f"still running {STOPS_WITHIN} s after SIGTERM")
     assert proc.returncode == exit_codes.TERMINATED, err
     assert "harness: still running 8 s after SIGTERM; ended" in err, err
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    state = Path(f"/proc/{pid}/stat")
+    return not (state.exists() and state.read_text().split(") ")[-1].startswith("Z"))  # a zombie has ended
+
+
+def test_a_process_an_in_process_adapter_starts_does_not_outlive_the_run(tmp_path):
+    pids = tmp_path / "pids"
+    env = {**ENV, "SPAWNING_ADAPTER_PIDS": str(pids)}
+    run = subprocess.run([sys.executable, "-m", "harness", "check", "--hypothesis-profile", "ci", "--adapter",
+                          "spawning_adapter:adapter", "-k", "split_arguments_are_joined"],
+                         capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == exit_codes.OK, run.stdout[-3000:] + run.stderr[-3000:]
+    helper = int(pids.read_text())
+    try:
+        assert not _alive(helper), f"the adapter's helper process {helper} outlived the run"
+    finally:
+        if _alive(helper):
+            os.kill(helper, signal.SIGKILL)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness import exit_codes
+from harness.cli.expectations_file import MAX_BYTES as EXPECTATIONS_BYTES
 from harness.config.table_schema import MAX_DEPTH, MAX_FILE_BYTES
 
 
@@ -34,10 +35,14 @@ def _deep_toml(levels: int) -> str:
          f"expectations error: deeper.json: contracts{'.0' * MAX_DEPTH}: nested deeper than {MAX_DEPTH} levels"),
         ("deep.toml", _deep_toml(100_000), ["mutate", "--config", "deep.toml"],
          f"deep.toml: nested deeper than {MAX_DEPTH} levels; not read"),
-        ("huge.toml", "# " + "x" * MAX_FILE_BYTES + "\n", ["check", "--expectations", "huge.toml"],
-         f"huge.toml: the expectations file is larger than {MAX_FILE_BYTES:,} bytes; it was not read"),
+        ("many.toml", "".join(f'[contracts."test_x{n}.py::test_y"]\nstatus = "fail"\nreason = "r"\n'
+                              for n in range(100_000)), ["check", "--expectations", "many.toml"],
+         f"many.toml: the expectations file is larger than {EXPECTATIONS_BYTES:,} bytes; it was not read"),
+        ("huge.toml", "# " + "x" * MAX_FILE_BYTES + "\n", ["mutate", "--config", "huge.toml"],
+         f"huge.toml: the catalogue is larger than {MAX_FILE_BYTES:,} bytes; it was not read"),
     ],
-    ids=["json-100000-deep", "json-just-too-deep", "catalogue-100000-deep", "expectations-too-large"],
+    ids=["json-100000-deep", "json-just-too-deep", "catalogue-100000-deep", "expectations-100000-entries",
+         "catalogue-too-large"],
 )
 def test_a_file_too_deep_or_too_large_is_a_usage_error_naming_it(tmp_path, name, text, command, said):
     (tmp_path / name).write_text(text)

@@ -21,6 +21,7 @@ from harness.config.table_schema import expected, load_schema, parse_text, probl
 
 SCHEMA = "expectations.json"
 SUFFIXES = (".toml", ".json")
+MAX_BYTES = 1024 * 1024  # ~15,000 entries, ten times every contract there is; a bigger file took minutes to check
 FAIL = "fail"
 PENDING = "pending"
 
@@ -120,7 +121,7 @@ def _bad_ids(data: object, place) -> list[str]:
 def read_expectations(path: Path) -> Expectations:
     """The file at ``path``, checked; every problem listed at once."""
     _suffix(path)
-    text = read_text(path, ExpectationsError, "the expectations file")
+    text = read_text(path, ExpectationsError, "the expectations file", MAX_BYTES)
     data = _parse(path, text)
     place = _placer(path, text)
     # One line per problem: a reason checked by two parts of the schema is one problem.

@@ -133,15 +133,15 @@ MAX_FILE_BYTES = 8 * 1024 * 1024  # far past any catalogue, expectations or pypr
 MAX_DEPTH = 32  # tables and arrays inside each other; the deepest file the harness reads needs 4
 
 
-def read_text(path: Path, error: type[Exception], what: str = "the file") -> str:
-    """The text of a file the harness reads; unreadable, too large or not UTF-8 is ``error`` naming it."""
+def read_text(path: Path, error: type[Exception], what: str = "the file", limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a file the harness reads; unreadable, over ``limit`` bytes or not UTF-8 is ``error`` naming it."""
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+            raw = handle.read(limit + 1)
     except OSError as exc:
         raise error(f"{path}: cannot read {what}: {exc.strerror}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise error(f"{path}: {what} is larger than {MAX_FILE_BYTES:,} bytes; it was not read")
+    if len(raw) > limit:
+        raise error(f"{path}: {what} is larger than {limit:,} bytes; it was not read")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -50,3 +50,14 @@ def test_a_file_too_deep_or_too_large_is_a_usage_error_naming_it(tmp_path, name,
     assert run.returncode == exit_codes.USAGE, f"exit {run.returncode}:\n{run.stdout[-2000:]}{run.stderr[-2000:]}"
     assert said in run.stdout, run.stdout[-2000:]
     assert "Traceback" not in run.stdout + run.stderr, run.stderr[-2000:]
+
+
+def test_a_cassette_too_large_is_refused_unread(tmp_path):
+    from harness.loopback.cassette import MAX_BYTES
+
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as handle:
+        handle.truncate(MAX_BYTES + 1)  # sparse: no disk spent
+    run = _harness("serve", "--cassette", str(big), "--duration", "1", cwd=tmp_path)
+    assert run.returncode == exit_codes.USAGE, run.stdout[-2000:] + run.stderr[-2000:]
+    assert f"{big} is larger than {MAX_BYTES:,} bytes" in run.stderr, run.stderr[-2000:]

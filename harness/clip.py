@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Callable, Iterator
 
 LIMIT = 300  # characters of one value shown in a message
@@ -64,10 +65,21 @@ def _generated_repr(value: object) -> bool:
 
 def _flat(value: object) -> bool:
     """A value whose text is short: many of them are formatted in one go, not piece by piece."""
+    if type(value) is int:
+        return value.bit_length() <= _FLAT_INT_BITS
     return type(value) in _SCALARS or (type(value) in (str, bytes) and len(value) <= _FLAT_TEXT)
 
 
+def _int_text(value: int) -> str:
+    """An int's digits; one past the digits Python converts (4,300 by default) by its size instead."""
+    try:
+        return repr(value)
+    except ValueError:
+        return f"<an integer of about {int(value.bit_length() * math.log10(2)) + 1:,} digits>"
+
+
 _SCALARS = (int, float, bool, type(None))
+_FLAT_INT_BITS = 1024  # an int up to ~300 digits is formatted with its neighbours
 _FLAT_TEXT = 256  # characters of a string formatted with its neighbours
 _BLOCK = 1024  # items of a list or dict formatted in one go when all are flat
 
@@ -112,6 +124,8 @@ def _repr_pieces(value: object) -> Iterator[str]:
             yield f"{', ' if n else ''}{field.name}="
             yield from _repr_pieces(getattr(value, field.name))
         yield ")"
+    elif kind is int:
+        yield _int_text(value)
     else:
         yield repr(value)
 
@@ -152,6 +166,8 @@ def _json_pieces(value: object) -> Iterator[str]:
         yield "{"
         yield from _items(list(value.items()), _flat_pair, lambda block: _json(dict(block)), _json_pair)
         yield "}"
+    elif kind is int:
+        yield _int_text(value)
     else:
         yield _json(value)
 

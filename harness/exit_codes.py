@@ -5,6 +5,8 @@ When several outcomes apply to one run, the first in :data:`PRECEDENCE` wins.
 
 from __future__ import annotations
 
+import signal
+
 OK = 0
 CONTRACTS_FAILED = 1  # check, nightly, probe: a contract or probe check failed, or could not run
 USAGE = 2  # bad arguments, adapter spec, policy, catalogue or configuration
@@ -16,7 +18,8 @@ MUTMUT = 7  # nightly: mutmut could not make its mutants
 BELOW_THRESHOLD = 8  # nightly, report merge: the mutation score is under the break threshold
 NOTHING_TESTED = 9  # no contract applied to the adapter, or no mutant was selected, or (probe) no request to check
 INTERNAL = 70  # a bug in the harness itself (a traceback is printed)
-INTERRUPTED = 130  # SIGINT or SIGTERM: the run was cut short
+INTERRUPTED = 130  # SIGINT (Ctrl-C): the run was cut short
+TERMINATED = 143  # SIGTERM (a CI job cancelled or timed out): the run was cut short
 
 MEANINGS: dict[int, str] = {
     OK: "everything ran and held",
@@ -32,11 +35,17 @@ MEANINGS: dict[int, str] = {
     NOTHING_TESTED: "nothing was tested: no contract applied, or no mutant was selected; the agent's requests gave "
     "no probe check anything to look at (probe)",
     INTERNAL: "internal error in the harness",
-    INTERRUPTED: "interrupted",
+    INTERRUPTED: "interrupted (SIGINT)",
+    TERMINATED: "terminated (SIGTERM)",
 }
 
 PRECEDENCE = (USAGE, BASELINE, MUTMUT, STALE_INVALID, CONTRACTS_FAILED, SURVIVED, TIMEOUT, BELOW_THRESHOLD,
               NOTHING_TESTED)
+
+
+def interrupted_by(signum: int | None) -> int:
+    """The code of a run a signal cut short: 128 plus the signal's number, as a shell reports it."""
+    return TERMINATED if signum == signal.SIGTERM else INTERRUPTED
 
 
 def first(codes) -> int:

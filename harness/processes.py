@@ -7,7 +7,9 @@ kills every registered group at once and then raises :class:`KeyboardInterrupt`
 in the main thread (so a second signal, or a clean-up that waits on a child,
 cannot leave one behind), and on the way out, however the block ends, every
 group still registered is killed and every started process reaped. Nothing
-the run started outlives it.
+the run started outlives it. Should the block not have been left :data:`GRACE`
+seconds after the signal (its main thread stuck where the exception cannot
+reach), the process is ended there, with the signal's exit code.
 
 Code that starts a child far from the run that owns it (a bridge adapter,
 started by a contract inside pytest) finds that owner with :func:`current`.
@@ -16,7 +18,9 @@ started by a contract inside pytest) finds that owner with :func:`current`.
 from __future__ import annotations
 
 import os
+import posix
 import selectors
+import sys
 import signal
 import subprocess
 import threading
@@ -25,6 +29,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
+GRACE = 8.0  # seconds a run may take to wind down after SIGINT or SIGTERM before it is ended outright
+_exit_now = posix._exit  # not os._exit, which the adapter guard replaces for adapter threads
+_signal_seen: list[int] = []  # the first SIGINT or SIGTERM a Children block handled
+
+
+def signal_seen() -> int | None:
+    """The signal (SIGINT or SIGTERM) that cut this process's run short, if one did."""
+    return _signal_seen[0] if _signal_seen else None
+
+
+def exit_on_signals() -> None:
+    """SIGINT or SIGTERM stops every registered group and ends this process at once (code 128 + signal).
+
+    For a process whose account of the run is kept by another (``harness check``'s contracts' process):
+    nothing is raised into whatever it was doing.
+    """
+    def on_signal(signum, frame) -> None:
+        for owner in list(_active):
+            owner.stop_all()
+        _exit_now(128 + signum)
+
+    for signum in _SIGNALS:
+        signal.signal(signum, on_signal)
+
+
+def _end_after_grace(signum: int) -> None:
+    print(f"harness: still running {GRACE:g} s after {signal.Signals(signum).name}; ended", file=sys.stderr,
+          flush=True)
+    _exit_now(128 + signum)
 
 
 def exit_text(code: int | None) -> str:
@@ -59,6 +92,7 @@ class Children:
         self._starting = False  # the main thread is between starting a child and registering its group
         self._signalled = False  # a signal came while it was: start() raises once the group is registered
         self.stopping = False
+        self._watchdog: threading.Timer | None = None  # ends the process should the block not be left in time
 
     def __enter__(self) -> Children:
         if self.handle_signals and threading.current_thread() is threading.main_thread():
@@ -79,8 +113,16 @@ class Children:
         for signum, handler in self._saved.items():
             signal.signal(signum, handler)
         self._saved.clear()
+        if self._watchdog is not None:
+            self._watchdog.cancel()
 
     def _interrupt(self, signum, frame) -> None:
+        if not _signal_seen:
+            _signal_seen.append(signum)
+        if self._watchdog is None:
+            self._watchdog = threading.Timer(GRACE, _end_after_grace, (signum,))
+            self._watchdog.daemon = True
+            self._watchdog.start()
         if self._starting:
             self._signalled = True  # raising now would lose a child that is started but not yet registered
             return

@@ -5,9 +5,23 @@ plugin that the suite never uses; importing it costs most of a second per
 session, and the suite starts a session for every ``harness check``,
 ``harness mutate`` and worker it runs. The children inherit the
 environment, so blocking it here blocks it in each of them.
+
+The suite's own property tests run under a profile that measures no speed (no
+deadline, no ``too_slow`` health check), as the contracts' profiles do: on a
+busy machine (a CI runner, load 30) a slow draw is not a failure of the code
+under test. Everything else stays as the loaded profile has it.
 """
 
 import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "harness-own-tests",
+    settings(settings.default, deadline=None,
+             suppress_health_check=[*settings.default.suppress_health_check, HealthCheck.too_slow]),
+)
+settings.load_profile("harness-own-tests")
 
 _BLOCKED = "-p no:langsmith_plugin"
 

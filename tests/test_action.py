@@ -521,3 +521,12 @@ def test_the_example_workflow_uses_only_inputs_the_action_declares():
         check = step["with"].get("check", "true") == "true"
         has_adapter = bool(step["with"].get("adapter")) != bool(step["with"].get("adapter-cmd"))
         assert has_adapter or not check, f"expected adapter or adapter-cmd (one of them) in {step['with']}"
+
+
+def test_a_usage_error_of_the_check_step_is_annotated_with_what_the_harness_said(tmp_path):
+    _pip_stub(tmp_path / "bin")
+    run = run_action({"adapter": "harness.reference:adapter", "expectations": "missing.toml", "levels": "policy"},
+                     tmp_path, tmp_path / "temp", path=[tmp_path / "bin"])
+    assert run.outputs["check-exit-code"] == str(exit_codes.USAGE), run.step("check").log
+    (error,) = run.annotations("error")
+    assert "usage error (exit 2)" in error and "missing.toml: cannot read the expectations file" in error, error

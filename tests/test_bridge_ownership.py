@@ -21,7 +21,7 @@ import pytest
 from test_mutation_faults import _alive
 
 from harness.bridge import load_bridge
-from harness.exit_codes import INTERRUPTED
+from harness.exit_codes import interrupted_by
 from harness.processes import Children, current
 
 REPO = Path(__file__).parent.parent
@@ -83,7 +83,7 @@ def test_a_stopped_check_leaves_no_adapter_process(tmp_path, signals):
             harness.send_signal(getattr(signal, name))
         output, _ = harness.communicate(timeout=60)
         # A second signal after the clean-up ends the process the default way: it was asked to.
-        assert harness.returncode in (INTERRUPTED, -getattr(signal, signals[-1])), output
+        assert harness.returncode in (interrupted_by(getattr(signal, signals[0])), -getattr(signal, signals[-1])), output
         _assert_gone(pids, "adapter", "check", output)
     finally:
         _clean_up(harness, pids)
@@ -143,7 +143,7 @@ def test_a_stopped_mutation_run_on_the_node_example_leaves_no_node_process(tmp_p
         time.sleep(0.05)
         harness.send_signal(signal.SIGTERM)
         output, _ = harness.communicate(timeout=60)
-        assert harness.returncode in (INTERRUPTED, -signal.SIGTERM), output
+        assert harness.returncode in (interrupted_by(signal.SIGTERM), -signal.SIGTERM), output
         assert _wait_for(lambda: not in_scratch(), 2), f"left running: {in_scratch()}\n{output}"
     finally:
         if harness.poll() is None:
@@ -166,7 +166,7 @@ def test_a_stopped_probe_leaves_no_agent_process(tmp_path, name):
         pids = [int(p) for p in pid_file.read_text().split()]
         harness.send_signal(getattr(signal, name))
         output, _ = harness.communicate(timeout=60)
-        assert harness.returncode == INTERRUPTED, output
+        assert harness.returncode == interrupted_by(getattr(signal, name)), output
         _assert_gone(pids, "agent", "probe", output)
     finally:
         _clean_up(harness, pids)

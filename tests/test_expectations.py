@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from harness import exit_codes
 from harness.cli import main
 from harness.cli.check_session import contract_result
-from harness.cli.expectations import FAILING, PASSING, judge, outcomes, reported, summary_lines
+from harness.cli.expectations import ERRORING, FAILING, PASSING, judge, outcomes, reported, summary_lines
 from harness.cli.expectations_file import (
     FAIL,
     PENDING,
@@ -178,7 +178,7 @@ def _result(nodeid: str, status: str, message: str = "", level: str = "robust"):
     return contract_result(nodeid, status, [message] if message else [], level, "stream")
 
 
-def test_an_id_fails_when_any_case_fails_and_passes_only_when_every_case_ran_and_none_failed():
+def test_an_id_fails_when_any_case_fails_errors_when_one_errs_and_none_fails_and_passes_only_when_every_case_ran():
     results = [
         _result(f"{X}", FAILED, "boom"),
         _result(f"{Y}[a]", PASSED), _result(f"{Y}[b]", NOT_APPLICABLE),
@@ -188,7 +188,7 @@ def test_an_id_fails_when_any_case_fails_and_passes_only_when_every_case_ran_and
         _result("test_c.py", ERROR, "module did not import", level=""),
     ]
     found = outcomes(results, partial={"test_a.py::test_partial", "test_b.py::test_partial"})
-    assert found == {X: FAILING, Y: PASSING, Z: FAILING, "test_b.py::test_partial": FAILING}, found
+    assert found == {X: FAILING, Y: PASSING, Z: ERRORING, "test_b.py::test_partial": FAILING}, found
 
 
 def _expectations(tmp_path, entries):

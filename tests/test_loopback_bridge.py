@@ -12,7 +12,13 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "node-transport"
 SELECT = ["-k", "transport or round_trip"]
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+
+
+@pytest.fixture(autouse=True)
+def _node():
+    """Node.js is part of the suite's setup, as for the Vercel examples: its absence fails, never skips."""
+    if shutil.which("node") is None:
+        pytest.fail("node is not installed: the node-transport example needs Node.js 20 or newer", pytrace=False)
 
 
 def _check(bridge: Path) -> subprocess.CompletedProcess:

@@ -82,3 +82,12 @@ def test_only_a_bounded_tail_of_a_huge_output_is_kept():
     assert out.dropped == size * 1024 * 1024 - KEPT_OUTPUT and out.data.endswith(b"x\n")
     assert out.text().startswith(f"[... {out.dropped} earlier bytes not kept ...]")
     assert len(err.data) == 0
+
+
+def test_an_agent_that_calls_the_provider_is_not_asked_whether_it_does():
+    """Only policy checks selected, none with a tool round to judge: the hint names what they lacked."""
+    run = _probe("--levels", "policy", "--agent-cmd", _agent("asks_once.py"))
+    assert run.returncode == exit_codes.NOTHING_TESTED, (run.returncode, run.stdout[-2000:], run.stderr)
+    assert "call the provider" not in run.stderr, run.stderr
+    assert "nothing was tested: the agent asked the provider, but no check selected found what it looks at in " \
+           "its requests: " in run.stderr and "no tool call was streamed" in run.stderr, run.stderr

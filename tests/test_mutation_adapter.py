@@ -179,7 +179,7 @@ def test_sigterm_during_the_baseline_stops_everything(tmp_path):
     time.sleep(0.5)
     proc.send_signal(signal.SIGTERM)
     output, _ = proc.communicate(timeout=60)
-    assert proc.returncode == exit_codes.INTERRUPTED, output
+    assert proc.returncode == exit_codes.TERMINATED, output
     assert "interrupted" in output
     assert not _processes_under(scratch), "a worker or the baseline's fork outlived the run"
     assert not _leftovers(scratch), f"left behind: {_leftovers(scratch)}"

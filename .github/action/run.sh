@@ -72,6 +72,12 @@ run_harness() {  # run.sh's way to start a harness command: its output kept whol
     harness "$@" 2>&1 | tee "$log" | annotate
     local codes=("${PIPESTATUS[@]}")
     set -e
+    if [[ "${codes[0]}" == 2 ]] && ! grep -q '^::error' "$log"; then
+        # A usage error is told on the run's last line; without an annotation the job page shows only "exit 2".
+        local said
+        said=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)
+        echo "::error title=harness $1: usage error (exit 2)::${said//%/%25}" | annotate >&2
+    fi
     return "${codes[0]}"
 }
 

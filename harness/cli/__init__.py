@@ -8,9 +8,11 @@ import traceback
 from pathlib import Path
 
 from harness import exit_codes
+from harness.cli import durations
 from harness.formats import FORMATS  # with the formats plugged in by entry points
 from harness.config import hypothesis_profiles as profiles
 from harness.mutation.shard import Shard
+from harness.processes import signal_seen
 from harness.rules.levels import parse_levels
 from harness.rules.reasoning import ERAS
 
@@ -25,7 +27,7 @@ def _parser() -> argparse.ArgumentParser:
         "--adapter-cmd", metavar="COMMAND", help="adapter under test as a bridge process (docs/adapter-protocol.md)"
     )
     check.add_argument(
-        "--adapter-timeout", type=float, metavar="SECONDS", help="per-request silence limit for --adapter-cmd (0: none)"
+        "--adapter-timeout", type=durations.non_negative, metavar="SECONDS", help="per-request silence limit for --adapter-cmd (0: none)"
     )
     check.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
     check.add_argument(
@@ -85,9 +87,9 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("--report-dir", type=Path, metavar="DIR", help="write JSON, JUnit and Markdown reports here")
         cmd.add_argument("--shard", type=_shard, metavar="K/N", help="run a deterministic slice for CI matrices")
         cmd.add_argument("--jobs", type=_positive, metavar="N", help="parallel mutant runs (default: all cores)")
-        cmd.add_argument("--timeout", type=float, metavar="SECONDS", help="per-mutant budget (default: from baseline)")
+        cmd.add_argument("--timeout", type=durations.positive, metavar="SECONDS", help="per-mutant budget (default: from baseline)")
         cmd.add_argument(
-            "--baseline-timeout", type=float, metavar="SECONDS", help="budget of the unpatched run (default: 900)"
+            "--baseline-timeout", type=durations.positive, metavar="SECONDS", help="budget of the unpatched run (default: 900)"
         )
         from harness.cli.mutate import add_diff_options  # --in-diff, --base
 
@@ -145,15 +147,17 @@ def _positive(value: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return _run(args)
+        code = _run(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return exit_codes.INTERRUPTED
+        code = exit_codes.INTERRUPTED
     except Exception:  # a bug in the harness: say so, with the traceback, under its own code
         traceback.print_exc()
         print(f"harness: internal error (exit {exit_codes.INTERNAL}); please report it with the traceback above",
               file=sys.stderr)
         return exit_codes.INTERNAL
+    # SIGTERM's run ends 143, SIGINT's 130, whichever command's code said "interrupted".
+    return exit_codes.interrupted_by(signal_seen()) if code == exit_codes.INTERRUPTED else code
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import signal
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,7 +27,9 @@ from harness import exit_codes
 from harness.adapter import known_capabilities, public_methods
 from harness.cli import expectations as judging
 from harness.cli.check_options import CheckOptions
+from harness.cli.check_records import RecordWriter
 from harness.cli.check_session import CheckSession, say
+from harness.cli.check_watch import watch
 from harness.cli.expectations_file import (
     Expectations,
     ExpectationsError,
@@ -36,15 +39,16 @@ from harness.cli.expectations_file import (
 )
 from harness.outcomes.results import FAILED, PASSED, Result
 from harness.plugin.other_formats import count_line
-from harness.processes import Children
+from harness.processes import Children, exit_text
 from harness.report import annotations as ci_annotations
 from harness.report.junit import write_junit
+from harness.report.markdown_text import inline
 from harness.report.ordering import problems
 from harness.report.results_console import counts_line, summary_lines
 from harness.report.results_markdown import render_markdown
 from harness.report.sarif import program_source, write_sarif
 
-__all__ = ["CheckOptions", "run_check"]
+__all__ = ["CheckOptions", "run_check", "run_contracts"]
 JUNIT_SUITE = "pytest"  # the name pytest's junitxml gave the suite, which CI dashboards may key on
 
 
@@ -86,12 +90,12 @@ def _nothing_tested(session: CheckSession) -> None:
         say("nothing was tested: no contract was selected")
         return
     if not session.collected:
-        say(f"nothing was tested: adapter {adapter.name} speaks {adapter.format}, and every contract selected "
+        say(f"nothing was tested: adapter {inline(adapter.name)} speaks {adapter.format}, and every contract selected "
             "holds for other formats")
         return
     methods = public_methods(adapter.obj)
     say(
-        f"nothing was tested: no contract applied to adapter {adapter.name}, which offers "
+        f"nothing was tested: no contract applied to adapter {inline(adapter.name)}, which offers "
         f"{', '.join(sorted(adapter.capabilities)) or 'no capability'}"
     )
     say(f"  its public methods: {', '.join(methods) or 'none'}")
@@ -126,6 +130,34 @@ def _update(judgement: judging.Judgement, results: list[Result], known: set[str]
 
 
 def run_check(options: CheckOptions) -> int:
+    """Run the contracts in a child process this one watches; report what ran if it is stopped or dies."""
+    try:
+        _expectations(options)  # a usage error is told before anything starts
+    except ExpectationsError as exc:
+        say(f"expectations error: {exc}")
+        return exit_codes.USAGE
+    watched = watch(options)
+    records = watched.records
+    if records.done and watched.signum is None:
+        return watched.returncode  # the child reported everything itself
+    results = list(records.results.values())
+    if options.junitxml:
+        write_junit(results, options.junitxml, JUNIT_SUITE)
+    say(counts_line(results))
+    where = f"while running {records.running}" if records.running else (
+        "before any contract started" if not records.results else "between contracts")
+    not_run = f"{max(records.collected - len(results), 0)} of {records.collected} contracts did not run"
+    if watched.signum is not None:
+        say(f"interrupted: {not_run} ({signal.Signals(watched.signum).name} {where})")
+        return exit_codes.interrupted_by(watched.signum)
+    say(f"the contracts' process ended {where} ({exit_text(watched.returncode)}) without finishing: "
+        f"{not_run if records.collected else 'no contract was collected'}; an adapter ends a call by returning or "
+        "raising, never by ending the process")
+    return exit_codes.CONTRACTS_FAILED
+
+
+def run_contracts(options: CheckOptions, records: RecordWriter | None = None) -> int:
+    """Run the contracts in this process and report them; ``records``: also tell the watching process."""
     from hypothesis.configuration import set_hypothesis_home_dir
 
     try:
@@ -135,10 +167,13 @@ def run_check(options: CheckOptions) -> int:
         return exit_codes.USAGE
     set_hypothesis_home_dir(_cache_dir())
     session = CheckSession(options.verbose, expectations)
-    # The owner of a bridge adapter's process: SIGINT and SIGTERM stop it (and all it started) at once,
-    # and nothing it started outlives the check, however pytest ends.
-    with Children():
-        code = pytest.main([*options.pytest_args(), "-p", "no:terminal"], plugins=[session])
+    plugins: list[object] = [session]
+    if records is not None:
+        records.results = session.results
+        plugins.append(records)
+    # The owner of a bridge adapter's process: nothing it started outlives the check, however pytest ends.
+    with Children(handle_signals=False):
+        code = pytest.main([*options.pytest_args(), "-p", "no:terminal"], plugins=plugins)
     if code == pytest.ExitCode.USAGE_ERROR:
         return exit_codes.USAGE
     if code == pytest.ExitCode.INTERNAL_ERROR:

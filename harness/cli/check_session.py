@@ -6,11 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from harness.cli.expectations import as_expected, entry_for, word
+from harness.cli.expectations import as_expected, entry_for, unexpected_error, word
 from harness.cli.expectations_file import Expectations
 from harness.outcomes.results import ERROR, FAILED, NOT_APPLICABLE, PASSED, SKIPPED, Result, Status
 from harness.plugin import adapter_under_test, header_lines, is_contract, level_key
 from harness.plugin.other_formats import OtherFormat, count_line, other_format_key, report_lines
+from harness.report.markdown_text import inline
 from harness.report.results_console import INDENT, result_lines
 from harness.report.sarif import rule_id
 
@@ -66,7 +67,7 @@ class CheckSession:
         self.adapter = adapter_under_test(session.config)
         self.header = header_lines(session.config)
         for line in [*self.header, *report_lines(self.others, self.verbose)]:
-            say(line)
+            say(inline(line))  # the adapter's name is the adapter's text
         if self.others:
             self.header.append(count_line(self.others))  # as the reports' header says it
 
@@ -99,6 +100,9 @@ class CheckSession:
             return
         for line in result_lines(result, self.verbose):
             say(line)
+        unexpected = unexpected_error(result, self.expectations) if self.expectations else None
+        if unexpected:
+            say(INDENT + unexpected)
         if result.is_problem and result.level:
             module = nodeid.partition(".py")[0]
             say(f"{INDENT}rule: the docstring of {module}.py (docs/rules.md#{module})")

@@ -18,15 +18,17 @@ from datetime import UTC, datetime
 
 from harness import CONTRACTS_DIR
 from harness.cli.expectations_file import FAIL, PENDING, Expectation, Expectations
-from harness.outcomes.results import FAILED, PASSED, SKIPPED, Result
+from harness.outcomes.results import ERROR, FAILED, PASSED, SKIPPED, Result
 from harness.report.sarif import rule_id
 
 FAILING = "failing"
+ERRORING = "erroring"
 PASSING = "passing"
 
 
 def outcomes(results: Iterable[Result], partial: set[str] = frozenset()) -> dict[str, str]:
-    """Each contract id's outcome in this run: FAILING or PASSING (absent: nothing decided it).
+    """Each contract id's outcome in this run: FAILING, ERRORING or PASSING, the first that a case gives
+    (absent: nothing decided it).
 
     ``partial``: ids some of whose cases the run's selection left out; such an id can fail, but
     never pass (a case that did not run may be the one the file expects to fail).
@@ -36,8 +38,10 @@ def outcomes(results: Iterable[Result], partial: set[str] = frozenset()) -> dict
         if not result.level:
             continue  # not a contract's result: a module that did not import has no id to expect
         cid = rule_id(result)
-        if result.is_problem:
+        if result.status == FAILED:
             found[cid] = FAILING
+        elif result.status == ERROR and found.get(cid) != FAILING:
+            found[cid] = ERRORING
         elif result.status == PASSED and cid not in partial:
             found.setdefault(cid, PASSING)
     return found
@@ -68,6 +72,11 @@ class Judgement:
     @property
     def pending_passed(self) -> list[str]:
         return self._entries(PENDING, PASSING)
+
+    @property
+    def errored(self) -> list[str]:
+        """Entries whose contract could not run: no failure to expect came of it."""
+        return [cid for cid in self.expectations.entries if self.outcome.get(cid) == ERRORING]
 
     @property
     def unexpected(self) -> list[str]:
@@ -104,8 +113,17 @@ def judge(expectations: Expectations, results: Iterable[Result], known: set[str]
 
 
 def entry_for(result: Result, expectations: Expectations) -> Expectation | None:
-    """The entry that expects this failing result, if any."""
-    return expectations.entries.get(rule_id(result)) if result.is_problem and result.level else None
+    """The entry that expects this failed result, if any: a failure on an assertion, never an error."""
+    return expectations.entries.get(rule_id(result)) if result.status == FAILED and result.level else None
+
+
+def unexpected_error(result: Result, expectations: Expectations) -> str | None:
+    """For an error of a contract the file expects to fail: the line that says it is not that failure."""
+    entry = expectations.entries.get(rule_id(result)) if result.status == ERROR and result.level else None
+    if entry is None:
+        return None
+    return (f"not the expected failure: {rule_id(result)} is marked {entry.status!r} in "
+            f"{expectations.path}, which expects a failed assertion; this case could not run: an error")
 
 
 def as_expected(result: Result, entry: Expectation) -> Result:
@@ -156,6 +174,8 @@ def summary_lines(judgement: Judgement, strict: bool) -> list[str]:
     lines += [f"  STALE       {cid}: no such contract{fails}; --update-expectations removes the entry"
               for cid in j.stale]
     lines += [f"  UNEXPECTED  {cid}: failed, and the file does not expect it" for cid in j.unexpected]
+    lines += [f"  ERROR       {cid}: expected to fail on an assertion ({entries[cid].status}), but could not run"
+              for cid in j.errored]
     return lines
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from harness.adapter import DEFAULT_FORMAT, FORMATS
+from harness.cli import durations
 from harness.rules.reasoning import DEFAULT_ERA, ERAS
 
 COMMANDS = ("serve", "probe", "record")
@@ -29,7 +30,7 @@ def add_subcommands(sub) -> None:
     serve.add_argument("--port", type=_port, metavar="PORT", help="listen on this port, 0 to 65535 (default: an "
                        "ephemeral one)")
     serve.add_argument("--record-file", metavar="PATH", help="write every exchange as JSON when stopped")
-    serve.add_argument("--duration", type=float, metavar="SECONDS", help="stop by itself after this long")
+    serve.add_argument("--duration", type=durations.positive, metavar="SECONDS", help="stop by itself after this long")
     serve.add_argument("--list-scenarios", action="store_true", help="list the scripted scenarios and exit")
 
     probe = sub.add_parser("probe", help="run a scenario suite against an agent program you cannot import")
@@ -44,7 +45,7 @@ def add_subcommands(sub) -> None:
     _provider_arguments(probe)
     probe.add_argument("--levels", type=_levels, default=(), metavar="LEVEL[,LEVEL]",
                        help="only checks of these rule levels: wire, robust, provider, policy (default: all)")
-    probe.add_argument("--agent-timeout", type=float, default=60.0, metavar="SECONDS",
+    probe.add_argument("--agent-timeout", type=durations.positive, default=60.0, metavar="SECONDS",
                        help="how long one run of the agent may take (default: 60)")
     probe.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
     probe.add_argument("--markdown", metavar="PATH", help="also write the report as Markdown")
@@ -86,7 +87,7 @@ def _provider_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deepseek-era", choices=ERAS, default=DEFAULT_ERA,
                         help=f"DeepSeek's reasoning_content rule (default: {DEFAULT_ERA})")
     parser.add_argument("--delivery", default="whole", metavar="MODE", help=DELIVERY_HELP)
-    parser.add_argument("--delay", type=float, default=0.0, metavar="MS", help="milliseconds between pieces")
+    parser.add_argument("--delay", type=durations.non_negative, default=0.0, metavar="MS", help="milliseconds between pieces")
 
 
 def _port(value: str) -> int:

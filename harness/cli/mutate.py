@@ -14,9 +14,9 @@ import harness
 from harness import exit_codes
 from harness.adapter import DEFAULT_FORMAT, DEFAULT_SPEC
 from harness.formats import SPECS
-from harness.mutation.catalogue import Catalogue, CatalogueError, load_catalogue
+from harness.mutation.catalogue import Catalogue, CatalogueError, file_outside, load_catalogue
 from harness.mutation.copy_executor import CommandExecutor
-from harness.mutation.diff_lines import Changes, DiffError, git_diff, read_diff
+from harness.mutation.diff_lines import Changes, DiffError, git_diff, mismatch, read_diff
 from harness.mutation.diff_scope import (
     Scope,
     contract_module,
@@ -165,6 +165,10 @@ def _run(o: Options) -> int:
             setups = [part.setup(children) for part in parts]
         except _Usage as exc:
             return _usage(str(exc))
+        for part, (part_project, *_) in zip(parts, setups):
+            outside = file_outside(part.mutants, part_project.root)
+            if outside is not None:
+                return _usage(f"catalogue error: {outside}")
         project = setups[0][0]  # a mutate run has one part; the gate's all patch the bundled package
         scope, generated = None, None
         if o.in_diff is not None or o.base is not None:
@@ -341,7 +345,13 @@ def _named(mutants: list[Mutant]) -> list[str]:
 
 
 def _changes(o: Options, project: Project) -> Changes:
-    return read_diff(o.in_diff) if o.in_diff is not None else git_diff(project.root, o.base or "")
+    """The change that scopes the run; refused unless it is a change of the tree the run tests."""
+    changes = read_diff(o.in_diff) if o.in_diff is not None else git_diff(project.root, o.base or "")
+    wrong = mismatch(changes, project.read)
+    if wrong is not None:
+        raise DiffError(f"{changes.source} is not a change of the tree under test, {project.root}: {wrong}; "
+                        "the run tests that tree (an installed copy? install the checkout with pip install -e .)")
+    return changes
 
 
 def _earlier_survivors(report_dir: Path | None) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
@@ -388,6 +398,10 @@ def _module_file(name: str) -> str:
 def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Scope | None = None,
                 generated: Generated | None = None) -> tuple[int | None, list[MutantResult], MutmutRun | None]:
     mutants = part.mutants
+    lead = f"{part.format}: " if o.formats is not None else ""
+    # Said before the baseline, which takes a minute or more: a run is never silent from its start.
+    print(f"{lead}baseline: running the contracts on the unpatched code, then the known bugs from "
+          f"{part.label.removeprefix(lead)}", flush=True)
     try:
         run.prepare()
         run.check_contracts(mutants)  # before the baseline, so a misspelt name is told with its mutant's id
@@ -413,7 +427,6 @@ def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Sco
     except CatalogueError as exc:
         return _usage(f"catalogue error: {exc}"), [], None
     tests = baseline.outcome.tests
-    lead = f"{part.format}: " if o.formats is not None else ""
     if part.shared:
         # A shared bug runs the contracts it names that held for this format; one naming none of them is another's.
         narrowed = [gate_plan.of_format(m, tests) if m.id in part.shared else m for m in mutants]

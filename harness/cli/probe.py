@@ -10,15 +10,16 @@ import argparse
 import sys
 
 from harness import exit_codes
+from harness.clip import clip
 from harness.formats import spec_for
 from harness.loopback.delivery import Delivery
 from harness.loopback.probe import SUITE, ProbeUsage, run_case
 from harness.loopback.probe_case import Case
-from harness.loopback.probe_checks import tested
+from harness.loopback.probe_checks import NO_REQUEST, tested
 from harness.loopback.scenarios import SCENARIOS
 from harness.loopback.wires import WIRES
 from harness.outcomes.checks import CheckResult
-from harness.outcomes.results import FAILED
+from harness.outcomes.results import FAILED, NOT_APPLICABLE
 from harness.processes import Children
 from harness.report import annotations as ci_annotations
 from harness.report.junit import write_junit
@@ -41,8 +42,10 @@ def _header(args: argparse.Namespace, tools: frozenset[str]) -> list[str]:
 
 
 def _run(cases: list[Case], args: argparse.Namespace, tools: frozenset[str],
-         override: Delivery | None) -> list[CheckResult]:
+         override: Delivery | None) -> tuple[list[CheckResult], bool]:
+    """The checks of every case, at the levels asked for; and whether the agent sent the provider any request."""
     checks: list[CheckResult] = []
+    asked = False
     scenarios = _scenarios(args.format)
     with Children():  # SIGINT or SIGTERM stops the agent program's whole group too
         for case in cases:
@@ -56,12 +59,14 @@ def _run(cases: list[Case], args: argparse.Namespace, tools: frozenset[str],
             else:
                 found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
                                  override)
+            # Every rule check of a session without a request says so, whatever levels are shown.
+            asked = asked or not any(r.reason == NO_REQUEST for r in found)
             found = [r for r in found if not args.levels or r.level in args.levels]
             for check in found:
                 for line in result_lines(check.result(), args.verbose, SHOWN_LINES):
                     print(line, flush=True)
             checks += found
-    return checks
+    return checks, asked
 
 
 def _scenarios(fmt: str) -> dict:
@@ -91,7 +96,7 @@ def run_probe(args: argparse.Namespace) -> int:
     for line in header:
         print(f"harness probe: {line}", flush=True)
     try:
-        checks = _run([by_name.get(n, Case(n, Delivery())) for n in names], args, tools, override)
+        checks, asked = _run([by_name.get(n, Case(n, Delivery())) for n in names], args, tools, override)
     except ProbeUsage as exc:
         print(f"harness probe: {exc}", file=sys.stderr)
         return exit_codes.USAGE
@@ -115,7 +120,17 @@ def run_probe(args: argparse.Namespace) -> int:
     if any(r.status == FAILED for r in results):
         return exit_codes.CONTRACTS_FAILED
     if not tested(checks):
-        print("harness probe: nothing was tested: no check had a request of the agent's to look at "
-              "(does --agent-cmd call the provider at {base_url}?)", file=sys.stderr)
+        print(_nothing_tested(checks, asked), file=sys.stderr)
         return exit_codes.NOTHING_TESTED
     return exit_codes.OK
+
+
+def _nothing_tested(checks: list[CheckResult], asked: bool) -> str:
+    """Why nothing was tested: the agent never asked the provider, or no check selected had its thing to look at."""
+    if not asked:
+        return ("harness probe: nothing was tested: the agent sent the provider no request "
+                "(does --agent-cmd call the provider at {base_url}?)")
+    reasons = list(dict.fromkeys(c.reason for c in checks if c.status == NOT_APPLICABLE))
+    shown = "; ".join(clip(reason, 160) for reason in reasons[:3]) + ("; ..." if len(reasons) > 3 else "")
+    return (f"harness probe: nothing was tested: the agent asked the provider, but no check selected found what "
+            f"it looks at in its requests: {shown}")

@@ -7,11 +7,10 @@ Every reader of a table checks the names under ``[tool.harness]`` first
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.config.table_schema import check, header_line, key_line, read_text
+from harness.config.table_schema import check, header_line, key_line, parse_text, read_text
 
 
 @dataclass(frozen=True)
@@ -37,10 +36,7 @@ def read_tool_table(path: Path, name: str, error: type[Exception]) -> ToolTable:
     if not path.is_file():
         return ToolTable(path, "", name, {})
     text = read_text(path, error)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise error(f"{path}: not valid TOML: {exc}") from None
+    data = parse_text(path, text, error)
     tool = data.get("tool", {})
     tables = tool.get("harness", {}) if isinstance(tool, dict) else {}
 

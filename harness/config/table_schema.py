@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import tomllib
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -128,18 +129,58 @@ def _resolve(ref: str, root: dict) -> dict:
     return node
 
 
-def read_text(path: Path, error: type[Exception], what: str = "the file") -> str:
-    """The text of a TOML file the harness reads; unreadable or not UTF-8 (TOML is UTF-8) is ``error`` naming it."""
+MAX_FILE_BYTES = 8 * 1024 * 1024  # far past any catalogue, expectations or pyproject file a person writes
+MAX_DEPTH = 32  # tables and arrays inside each other; the deepest file the harness reads needs 4
+
+
+def read_text(path: Path, error: type[Exception], what: str = "the file", limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a file the harness reads; unreadable, over ``limit`` bytes or not UTF-8 is ``error`` naming it."""
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
     except OSError as exc:
         raise error(f"{path}: cannot read {what}: {exc.strerror}") from None
+    if len(raw) > limit:
+        raise error(f"{path}: {what} is larger than {limit:,} bytes; it was not read")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise error(f"{path}:{line}: not UTF-8 (byte {exc.start} is 0x{raw[exc.start]:02x}); "
                     "TOML files are UTF-8: save it so") from None
+
+
+def parse_text(path: Path, text: str, error: type[Exception], json_pairs=None) -> object:
+    """``text`` parsed as TOML, or as JSON with ``json_pairs`` given (its ``object_pairs_hook``); bounded in depth.
+
+    A syntax error, or nesting past :data:`MAX_DEPTH`, is ``error`` naming the file and the place.
+    """
+    kind = "TOML" if json_pairs is None else "JSON"
+    try:
+        data = tomllib.loads(text) if json_pairs is None else json.loads(text, object_pairs_hook=json_pairs)
+    except RecursionError:
+        raise error(f"{path}: nested deeper than {MAX_DEPTH} levels; not read") from None
+    except (tomllib.TOMLDecodeError, ValueError) as exc:  # json.JSONDecodeError is a ValueError
+        raise error(f"{path}: not valid {kind}: {exc}") from None
+    too_deep = _deeper_than(data, MAX_DEPTH)
+    if too_deep is not None:
+        raise error(f"{path}: {too_deep or 'top level'}: nested deeper than {MAX_DEPTH} levels; not read")
+    return data
+
+
+def _deeper_than(data: object, limit: int) -> str | None:
+    """The path of a value nested past ``limit`` levels (a dotted key path), or None; walked without recursion."""
+    stack = [(data, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, child in children:
+            if isinstance(child, (dict, list)):
+                place = f"{where}.{key}" if where else str(key)
+                if depth + 1 > limit:
+                    return place
+                stack.append((child, place, depth + 1))
+    return None
 
 
 def header_line(text: str, header: str) -> int | None:

@@ -43,6 +43,7 @@ class NotACassette(ValueError):
     """A YAML file that is not a vcrpy cassette (or not YAML at all)."""
 
 
+MAX_BYTES = 64 * 1024 * 1024  # a cassette is read whole: past this it is not one
 # What vcrpy's loader and the conversion below raise on a file of another shape.
 _MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, yaml.YAMLError)
 
@@ -68,6 +69,9 @@ class CassettePlayer:
     def __init__(self, name_or_path: str | Path) -> None:
         self.path = cassette_path(name_or_path)
         self.name = self.path.stem
+        if self.path.stat().st_size > MAX_BYTES:
+            raise NotACassette(f"{self.path} is larger than {MAX_BYTES:,} bytes, more than any recorded session "
+                               "holds; it was not read")
         try:
             requests, responses = FilesystemPersister.load_cassette(str(self.path), yamlserializer)
             self.interactions = [_interaction(req, resp) for req, resp in zip(requests, responses)]

@@ -21,12 +21,13 @@ names the file, the line, the table or entry (its position and id) and the field
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Callable
+import io
+import tokenize
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.config.table_schema import check, header_line, key_line, read_text
+from harness.config.table_schema import check, header_line, key_line, parse_text, read_text
 from harness.mutation.runner_table import (
     RunnerConfig,
     RunnerConfigError,
@@ -83,10 +84,7 @@ def _placer(path: Path, text: str, data: dict):
 
 def load_catalogue(path: Path) -> Catalogue:
     text = read_text(path, CatalogueError, "the catalogue")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CatalogueError(f"{path}: not valid TOML: {exc}") from exc
+    data = parse_text(path, text, CatalogueError)
     place = _placer(path, text, data)
     check("catalogue.json", data, place, CatalogueError)
     # The schema held; what follows are the checks it cannot express.
@@ -113,12 +111,34 @@ def load_catalogue(path: Path) -> Catalogue:
     return Catalogue(path=path, mutants=tuple(mutants), runner=config, root=root)
 
 
+def _code(text: str) -> list[tuple[int, str]] | None:
+    """Python text as its tokens without comments and blank lines; None if it does not tokenize (a fragment)."""
+    try:
+        return [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                if t.type not in (tokenize.COMMENT, tokenize.NL)]
+    except (tokenize.TokenError, SyntaxError):
+        return None
+
+
+def file_outside(mutants: Iterable[Mutant], root: Path) -> str | None:
+    """The first known bug whose ``file`` leads out of the project at ``root`` (a symlink), in words."""
+    top = root.resolve()
+    for m in mutants:
+        target = (root / m.file).resolve()
+        if not target.is_relative_to(top):
+            return f"mutant {m.id}: field 'file' {m.file!r} leads out of the project {top}, to {target}"
+    return None
+
+
 def _mutant(entry: dict, label: Callable[[str], str]) -> Mutant:
     """An entry the schema accepted, after the checks that need more than its own fields' shapes."""
     replace = entry.get("replace", "")
     if replace == entry["find"]:
         raise CatalogueError(f"{label('replace')}field 'replace' equals 'find': the patch changes nothing")
     file = entry["file"]
+    if file.endswith(".py") and _code(replace) is not None and _code(replace) == _code(entry["find"]):
+        raise CatalogueError(f"{label('replace')}field 'replace' differs from 'find' only in comments or blank "
+                             "lines: the patch changes no code, so no contract can catch it")
     if Path(file).is_absolute() or ".." in Path(file).parts:
         raise CatalogueError(f"{label('file')}field 'file' must be a path inside the project, got {file!r}")
     return Mutant(

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from harness.clip import clip
 from harness.mutation.diff_lines import Changes
 from harness.mutation.reach import reach_lines
 from harness.outcomes.mutants import Mutant, matches
 
 CONTRACTS_DIR = "harness/contracts/"  # where the bundled contract modules live in the project
+SHOWN_FILES = 20  # changed files named in a scope's line
+SHOWN_RANGES = 200  # characters of one file's changed line ranges in it
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,11 @@ def _ranges(lines: list[int]) -> str:
 def scope_lines(scope: dict) -> list[str]:
     """A diff scope (:meth:`Scope.as_json`, as the report's run carries it) in words, one fact a line."""
     files, bugs = scope["files"], scope["known_bugs"]
-    lines = [f"diff scope: {scope['diff']}: {len(files)} changed files"
-             + "".join(f"; {path} lines {lines}" for path, lines in files.items())]
+    # A big diff (a vendored tree, a reformat) must not make one line of megabytes: the JSON report has it all.
+    named = [f"; {path} lines {clip(lines, SHOWN_RANGES)}" for path, lines in list(files.items())[:SHOWN_FILES]]
+    more = len(files) - SHOWN_FILES
+    lines = [f"diff scope: {scope['diff']}: {len(files)} changed files" + "".join(named)
+             + (f"; and {more} more (mutation-report.json lists every one)" if more > 0 else "")]
     lines.append(f"diff scope: {bugs['selected']} of {bugs['of']} known bugs selected"
                  + ("" if bugs["selected"] else " (none has its patch on a changed line)"))
     lines += [f"  {mutant}: {why}" for mutant, why in bugs["why"].items()]

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from harness.outcomes.results import Result
+from harness.report.junit import xml_safe
 
 # GitHub keeps the first 10 annotations of a level per step and drops the rest without a word.
 SHOWN_ANNOTATIONS = 10
@@ -22,7 +23,9 @@ def enabled() -> bool:
 
 
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # Control characters as escapes first (as every other report shows them): a raw ESC or BEL from an
+    # adapter's text would reach the runner's log and the terminal of whoever reads it.
+    return xml_safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _property(text: str) -> str:

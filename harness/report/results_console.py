@@ -43,11 +43,19 @@ def counts_line(results: Sequence[Result]) -> str:
 
 def summary_lines(results: Sequence[Result], noun: str, by_capability: bool) -> list[str]:
     """The tallies by rule level (and capability), then each problem on one line; ``noun``: what a result is."""
-    lines = ["", "by rule level and capability:" if by_capability else "by rule level:"]
+    bad = problems(results)
+    lines = [""]
+    if len(bad) > 1:
+        # Results print as they are decided; a broken wire rule fails the rules built on it too, so the place
+        # to start is the first problem of the lowest level, named before the tallies.
+        first = bad[0]
+        where = ", ".join(part for part in (first.level, first.capability) if part)
+        lines.append(f"start here: [{where}] {inline(first.name)}: of {len(bad)} failing {noun}, the first of the "
+                     "lowest rule level; the others may follow from it")
+    lines.append("by rule level and capability:" if by_capability else "by rule level:")
     for level, capability, members in groups(results):
         column = f"{capability or '-':<18} " if by_capability else ""
         lines.append(f"  {level or '-':<9} {column}{counts_line(members)}")
-    bad = problems(results)
     if bad:
         lines += ["", f"failing {noun}:"]
         for r in bad:

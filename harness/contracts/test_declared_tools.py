@@ -94,9 +94,12 @@ def test_every_request_declares_the_tools_given(kernel, wire_format):
     want = {t.schema["function"]["name"]: {"description": t.schema["function"]["description"],
                                            "parameters": t.schema["function"]["parameters"]} for t in tools}
     for number, request in enumerate(requests, 1):
-        got = wire_format.spec.declared_tools(request)
+        assert isinstance(request, dict), f"request {number} of the turn is {clip_json(request, 300)}, not an object"
         where = (f"request {number} of the turn, read as {wire_format.spec.label} reads its tools; its tools field: "
                  f"{clip_json(request.get('tools'), 800)}")
+        unread = [r.message for r in wire_format.spec.request_refusals(request) if r.path.split(".")[0] == "tools"]
+        assert not unread, f"the tools field is not one the API reads: {unread}; {where}"
+        got = wire_format.spec.declared_tools(request)
         assert sorted(got) == sorted(want), f"declares the tools {sorted(got)}; expected {sorted(want)}; {where}"
         for key in ("description", "parameters"):
             differs = [(name, got[name][key], want[name][key]) for name in want if got[name][key] != want[name][key]]

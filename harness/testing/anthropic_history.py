@@ -207,9 +207,9 @@ def block_changes(got: object, want: list[dict]) -> dict[str, str]:
     for rule, (g, w) in pairs.items():
         if g != w:
             changes[rule] = f"{shown(g)}, but should be {shown(w)}"
-    inputs = {i: v for i, v in _of(got, "tool_use", "id", "input")}
-    wrong = [f"{i}: {shown(inputs.get(i, '<absent>'))}, but should be {shown(v)}" for i, v in
-             _of(want, "tool_use", "id", "input") if i in inputs and not _same_input(inputs[i], v)]
+    inputs = _of(got, "tool_use", "id", "input")  # pairs, not a dict: an id sent back may be of any type
+    wrong = [f"{i}: {shown(g)}, but should be {shown(v)}" for i, v in _of(want, "tool_use", "id", "input")
+             for g in [next((g for gi, g in inputs if gi == i), "<absent>")] if g != "<absent>" and not _same_input(g, v)]
     if wrong:
         changes["input"] = "; ".join(wrong)
     if any(_blank_value(t) for (t,) in _of(got, "text", "text")):

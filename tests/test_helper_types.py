@@ -22,6 +22,7 @@ from harness.contracts.gemini_checks import assert_same_gemini_turn
 from harness.contracts.gemini_parts_kept import assert_parts_kept
 from harness.contracts.responses_checks import assert_items_kept, assert_same_items
 from harness.formats import SPECS
+from harness.rules.chat_request import declared_tools
 from harness.testing.anthropic_history import wire_message
 from harness.testing.formats import STRATEGIES
 from harness.testing.gemini_history import wire_content
@@ -69,6 +70,9 @@ CASES: dict[str, Callable[[], list[tuple[Callable, object, object]]]] = {
                                    for t in _turns("anthropic")],
     "as_sent": lambda: [(lambda got, loop, where: as_sent(got, loop), {"model": "m", "messages": [], "thinking": {}},
                          [{"blocks": [{"type": "text", "text": "hi"}]}])],
+    "chat declared_tools": lambda: [(lambda got, want, where: declared_tools(got),
+                                     {"tools": [{"type": "function", "function": {"name": "a", "parameters": {}}}]},
+                                     None)],
     "request_refusals": lambda: [(lambda got, want, where, f=f: SPECS[f].request_refusals(got), body, None)
                                  for f, body in {"chat": {"model": "m", "messages": [{"role": "user"}]},
                                                  "anthropic": {"model": "m", "max_tokens": 1, "messages": []},

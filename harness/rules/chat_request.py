@@ -5,12 +5,12 @@ from __future__ import annotations
 from harness.rules.schema_request import request_judge
 
 
-def declared_tools(body: dict) -> dict[str, dict]:
+def declared_tools(body: object) -> dict[str, dict]:
     """The function tools a chat request declares, by name: ``{"description", "parameters"}``.
 
     Chat declares each as ``{"type": "function", "function": {"name", "description", "parameters"}}``.
     """
-    tools = body.get("tools")
+    tools = body.get("tools") if isinstance(body, dict) else None
     found = {}
     for tool in tools if isinstance(tools, list) else ():
         function = tool.get("function") if isinstance(tool, dict) and tool.get("type") == "function" else None

@@ -21,7 +21,7 @@ _seen: set[str] = set()
 _lock = threading.Lock()
 
 
-def path_of(method: str, args: tuple, kwargs: dict) -> str:
+def _path_of(method: str, args: tuple, kwargs: dict) -> str:
     if method == "transform_request":
         options = args[1] if len(args) > 1 else kwargs.get("options")
         effort = options.get("effort") if isinstance(options, dict) else None
@@ -51,7 +51,7 @@ class Recording:
 
         @functools.wraps(value)
         def recorded(*args, **kwargs):
-            _record(path_of(name, args, kwargs))
+            _record(_path_of(name, args, kwargs))
             return value(*args, **kwargs)
 
         return recorded

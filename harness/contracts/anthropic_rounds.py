@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from harness.clip import shown
 from harness.testing import ScriptedModel, ScriptedTool
 from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN, TOOL_NAMES
 from harness.under_test.invoke import valid
@@ -16,6 +17,7 @@ def thought(loop: list[dict]) -> bool:
 
 def as_sent(request: dict, loop: list[dict]) -> dict:
     """The request as it goes out for this loop: thinking enabled when the model thought, none when it did not."""
+    assert isinstance(request, dict), f"the kernel sent {shown(request)} as a request, not a JSON object"
     body = {k: v for k, v in request.items() if k != "thinking"}
     return body | ({"thinking": {"type": "enabled", "budget_tokens": 1024}} if thought(loop) else {})
 

@@ -26,11 +26,22 @@ def _arguments(item: dict):
         return item.get("arguments")
 
 
+def _texts(parts: object) -> object:
+    """The texts of a list of parts, in order (a string content is its one text); any other value as it is."""
+    if isinstance(parts, str):
+        return [parts]
+    if isinstance(parts, list) and all(isinstance(p, dict) for p in parts):
+        return [p.get("text") for p in parts]
+    return parts
+
+
 def assert_items_kept(items: object, turn: dict, where: str) -> None:
     """``items`` are ``turn``'s output items written back: order, ids, reasoning whole, calls, texts; each its own assert."""
     want = [done_item(item) for item in items_of(turn)]
-    assert isinstance(items, list), f"the turn's items should be a list of input items{where}"
-    got_types = [item_type(i) if isinstance(i, dict) else i for i in items]
+    assert isinstance(items, list), f"the turn's items should be a list of input items, not {shown(items)}{where}"
+    odd = [i for i in items if not isinstance(i, dict)]
+    assert not odd, f"every input item should be an object; got {shown(odd)}{where}"
+    got_types = [item_type(i) for i in items]
     assert got_types == [w["type"] for w in want], f"item types in order {got_types}, expected {[w['type'] for w in want]}{where}"
     pairs = list(zip(items, want))
     ids = [(g.get("id"), w["id"]) for g, w in pairs if g.get("id") != w["id"]]
@@ -39,7 +50,7 @@ def assert_items_kept(items: object, turn: dict, where: str) -> None:
            if w["type"] == "reasoning" and g.get("encrypted_content") != w.get("encrypted_content")]
     assert not enc, f"encrypted_content (got, expected) is not byte-identical: {enc}{where}"
     summaries = [(g.get("summary"), w["summary"]) for g, w in pairs if w["type"] == "reasoning"
-                 and [p.get("text") for p in g.get("summary") or []] != [p["text"] for p in w["summary"]]]
+                 and _texts(g.get("summary")) != _texts(w["summary"])]
     assert not summaries, f"reasoning summaries (got, expected) differ: {summaries}{where}"
     calls = [(g.get("call_id"), g.get("name"), w["call_id"], w["name"]) for g, w in pairs
              if w["type"] == "function_call" and (g.get("call_id"), g.get("name")) != (w["call_id"], w["name"])]
@@ -48,5 +59,5 @@ def assert_items_kept(items: object, turn: dict, where: str) -> None:
             if w["type"] == "function_call" and _arguments(g) != _arguments(w)]
     assert not args, f"function call arguments (got, expected) are not the same JSON value: {args}{where}"
     texts = [(g.get("content"), w["content"]) for g, w in pairs if w["type"] == "message"
-             and [p.get("text") for p in g.get("content") or []] != [p["text"] for p in w["content"]]]
+             and _texts(g.get("content")) != _texts(w["content"])]
     assert not texts, f"message texts (got, expected) differ: {texts}{where}"

@@ -1,7 +1,7 @@
 """Anthropic Messages."""
 
 from harness.formats.spec import FormatSpec
-from harness.rules import anthropic_history
+from harness.rules import anthropic_history, anthropic_request
 from harness.wire import anthropic_events
 from harness.wire.codecs import Codec, same
 from harness.wire.framing import SSE
@@ -17,5 +17,6 @@ SPEC = FormatSpec(
     catalogues=("mutants-anthropic.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "end_turn", "usage": None},
     declared_tools=anthropic_history.declared_tools,
+    request_refusals=anthropic_request.request_refusals,
     terminal="the message_stop event",
 )

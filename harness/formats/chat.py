@@ -17,4 +17,5 @@ SPEC = FormatSpec(
     catalogues=("mutants.toml",),
     blank_turn={"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"},
     declared_tools=chat_request.declared_tools,
+    request_refusals=chat_request.request_refusals,
 )

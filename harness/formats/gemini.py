@@ -1,7 +1,7 @@
 """Google Gemini generateContent."""
 
 from harness.formats.spec import FormatSpec
-from harness.rules import gemini_history
+from harness.rules import gemini_history, gemini_request
 from harness.wire import gemini_events
 from harness.wire.codecs import Codec, same
 from harness.wire.framing import SSE
@@ -17,5 +17,6 @@ SPEC = FormatSpec(
     catalogues=("mutants-gemini.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "STOP", "usage": None},
     declared_tools=gemini_history.declared_tools,
+    request_refusals=gemini_request.request_refusals,
     terminal="a candidate with its finishReason",
 )

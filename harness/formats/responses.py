@@ -1,7 +1,7 @@
 """OpenAI Responses."""
 
 from harness.formats.spec import FormatSpec
-from harness.rules import responses_history
+from harness.rules import responses_history, responses_request
 from harness.wire import responses_events
 from harness.wire.codecs import Codec, same
 from harness.wire.framing import SSE
@@ -17,5 +17,6 @@ SPEC = FormatSpec(
     catalogues=("mutants-responses.toml", "mutants-rounds.toml"),
     blank_turn={"blocks": [], "stop_reason": "completed", "usage": None},
     declared_tools=responses_history.declared_tools,
+    request_refusals=responses_request.request_refusals,
     terminal="the response.completed event",
 )

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import harness
+from harness.rules.schema_request import RequestRefusal
 from harness.wire.codecs import Codec
 from harness.wire.framing import BodyFraming
 
@@ -43,6 +44,9 @@ class FormatSpec:
     # The tools a request of the format declares, by name: {"description", "parameters"} as its API reads them
     # (None: the format's requests declare none).
     declared_tools: Callable[[dict], dict[str, dict]] | None = None
+    # Every refusal of a request body's keys and shapes as the format's API validates them, tools and all (its
+    # history is judged by `rules`; None: the format's requests are not judged whole).
+    request_refusals: Callable[[object], list[RequestRefusal]] | None = None
 
     @property
     def catalogue_paths(self) -> tuple[Path, ...]:

@@ -207,14 +207,21 @@ def block_changes(got: object, want: list[dict]) -> dict[str, str]:
     for rule, (g, w) in pairs.items():
         if g != w:
             changes[rule] = f"{shown(g)}, but should be {shown(w)}"
-    inputs = {i: v for i, v in _of(got, "tool_use", "id", "input")}
-    wrong = [f"{i}: {shown(inputs.get(i, '<absent>'))}, but should be {shown(v)}" for i, v in
-             _of(want, "tool_use", "id", "input") if i in inputs and not _same_input(inputs[i], v)]
+    inputs = _of(got, "tool_use", "id", "input")
+    wrong = [f"{i}: {shown(_input_of(inputs, i))}, but should be {shown(v)}"
+             for i, v in _of(want, "tool_use", "id", "input")
+             if _input_of(inputs, i) != "<absent>" and not _same_input(_input_of(inputs, i), v)]
     if wrong:
         changes["input"] = "; ".join(wrong)
     if any(_blank_value(t) for (t,) in _of(got, "text", "text")):
         changes["empty"] = f"a blank text block (empty or only whitespace) in {shown([b.get('type') for b in got if isinstance(b, dict)])}"
     return changes
+
+
+def _input_of(inputs: list[tuple], call_id: object) -> object:
+    """The input of the last tool_use sent back with this id; ids are compared, never hashed (any type may come back)."""
+    found = [value for i, value in inputs if i == call_id]
+    return found[-1] if found else "<absent>"
 
 
 def _blank_value(text: object) -> bool:

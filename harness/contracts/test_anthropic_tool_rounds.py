@@ -3,12 +3,18 @@
 Incident: replay rebuilt the content as all thinking, then text, then tools
 (incident `anthropic-replay-regrouped`); history conversion dropped the thinking from the
 tool turn (incident `anthropic-thinking-dropped`); a frame that records results but not
-their calls (incident `batch-path-pairing`) leaves tool results nobody asked for.
+their calls (incident `batch-path-pairing`) leaves tool results nobody asked for;
+a kernel that reads a round by its stop reason (incident `anthropic-stop-reason`:
+a pending tool call discarded) runs nothing when a relay ends it ``end_turn``.
 
 Rule: in a turn of one or more tool rounds and an answer, played by
-``ScriptedModel(rounds, format="anthropic")``, every follow-up request the
-kernel sends (read from the model, never from the adapter) ends with the
-round's assistant message and a user message answering it:
+``ScriptedModel(rounds, format="anthropic")`` (each tool round ending as
+endpoints and relays end one: ``tool_use``, ``end_turn`` or no stop reason,
+with a usage or none), the kernel runs every round's calls and goes on (a
+round with calls is a tool round whatever its stop reason says), and every
+follow-up request the kernel sends (read from the model, never from the
+adapter) ends with the round's assistant message and a user message
+answering it:
 
 - the assistant message holds the turn's blocks exactly as received: the
   same types in the same order, each thinking block's text and signature and
@@ -25,7 +31,9 @@ round's assistant message and a user message answering it:
 
 Level: wire (Anthropic's history rules; a correct client library keeps them).
 
-Production fingerprint: the request right after a tool round answers HTTP
+Production fingerprint: behind a relay that ends tool rounds with
+``end_turn``, the turn ends on the model's "Let me check." and no tool runs;
+the request right after a tool round answers HTTP
 400 "`thinking` or `redacted_thinking` blocks in the latest assistant message
 cannot be modified", "Expected `thinking` or `redacted_thinking`, but found
 `tool_use`", or "`tool_use` ids were found without `tool_result` blocks
@@ -37,7 +45,7 @@ from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json, shown
 from harness.contracts.anthropic_blocks_kept import assert_blocks_kept
-from harness.contracts.anthropic_rounds import PINNED, QUESTION, as_sent, run
+from harness.contracts.anthropic_rounds import PINNED, PINNED_UNSAID, QUESTION, as_sent, run
 from harness.rules.anthropic_history import refusals
 from harness.testing import anthropic_tool_loops, anthropic_wire_message, content_text
 from harness.testing.anthropic_history import calls_of, content_blocks
@@ -60,6 +68,7 @@ def _outputs(call: dict) -> set[str]:
 
 @given(loop=_loops)
 @example(loop=PINNED)
+@example(loop=PINNED_UNSAID)
 def test_the_next_request_carries_the_blocks_as_received(kernel, loop):
     model, _ = run(kernel, loop)
     for n, (request, turn) in enumerate(zip(model.requests[1:], loop), 2):
@@ -73,6 +82,7 @@ def test_the_next_request_carries_the_blocks_as_received(kernel, loop):
 
 @given(loop=_loops)
 @example(loop=PINNED)
+@example(loop=PINNED_UNSAID)
 def test_every_call_is_answered_first_in_the_next_user_message(kernel, loop):
     model, _ = run(kernel, loop)
     for n, (request, turn) in enumerate(zip(model.requests[1:], loop), 2):
@@ -96,6 +106,7 @@ def test_every_call_is_answered_first_in_the_next_user_message(kernel, loop):
 
 @given(loop=_loops)
 @example(loop=PINNED)
+@example(loop=PINNED_UNSAID)
 def test_anthropic_refuses_no_request_of_the_loop(kernel, loop):
     model, _ = run(kernel, loop)
     for n, request in enumerate(model.requests, 1):
@@ -107,6 +118,7 @@ def test_anthropic_refuses_no_request_of_the_loop(kernel, loop):
 
 @given(loop=_loops)
 @example(loop=PINNED)
+@example(loop=PINNED_UNSAID)
 def test_each_round_is_persisted_as_received(kernel, loop):
     _, events = run(kernel, loop)
     assert len(events) == len(loop), f"{len(events)} events persisted for {len(loop)} rounds; expected one per round"

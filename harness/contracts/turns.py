@@ -8,7 +8,9 @@ turn does not offer, a tool that is not parallel-safe and a tool that returns
 nothing; a kernel that fans this round out on a pool is held until the
 parallel-safe read and the unsafe write are inside together, so running them
 side by side always shows. Round 3: the answer. Each round has its own
-reasoning, or none.
+reasoning, or none. The tool rounds end as gateways end them: the first with
+``stop`` and a usage, the second with no finish reason and no usage, so only
+a kernel that runs the calls, whatever the finish reason says, gets through.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 
 from harness.testing import OverlapProbe, Rendezvous, ScriptedTool
+from harness.testing.scripted import ended
 
 QUESTION = "Compare a.txt with b.txt, then list the folder."
 ANSWER = "They differ in line 3; the folder holds 4 files."
@@ -40,9 +43,8 @@ ROUND_2 = [_call("call_r2_r", "read_file", path="d.txt"),
            _call("call_r2_w", "write_note", text="diff at 3"),
            _call("call_r2_s", "touch", path="e.txt")]
 ROUNDS = [
-    {"content": "Let me read all three files.", "reasoning": "Read first.", "tool_calls": ROUND_1,
-     "finish_reason": "tool_calls"},
-    {"content": "", "tool_calls": ROUND_2, "finish_reason": "tool_calls"},
+    ended({"content": "Let me read all three files.", "reasoning": "Read first.", "tool_calls": ROUND_1}, "chat", 1),
+    ended({"content": "", "tool_calls": ROUND_2}, "chat", 2),
     {"content": ANSWER, "reasoning": "All four files are in.", "finish_reason": "stop"},
 ]
 OFFERED = {"read_file", "write_note", "touch"}

@@ -7,7 +7,10 @@ gets them backwards, on any machine. Round 2: a parallel-safe tool, a tool the
 turn does not offer, a tool that is not parallel-safe and a tool that returns
 nothing; a kernel that fans this round out on a pool is held until the
 parallel-safe read and the unsafe write are inside together, so running them
-side by side always shows. Round 3: the answer. Each round has its own
+side by side always shows. :data:`CUT_ROUNDS` is the same turn with one more
+call in round 2 whose arguments were cut off (a round ended by the token
+limit): the decoder hands it over as streamed, and every later stage carries
+it as it came. Round 3: the answer. Each round has its own
 reasoning, or none. The tool rounds end as gateways end them: the first with
 ``stop`` and a usage, the second with no finish reason and no usage, so only
 a kernel that runs the calls, whatever the finish reason says, gets through.
@@ -47,6 +50,10 @@ ROUNDS = [
     ended({"content": "", "tool_calls": ROUND_2}, "chat", 2),
     {"content": ANSWER, "reasoning": "All four files are in.", "finish_reason": "stop"},
 ]
+# A call whose arguments were cut off mid-stream: the kernel may run it or answer it with an error text, but the
+# call goes back, is persisted and is stored exactly as the model made it.
+CUT = {"id": "call_r2_c", "name": "read_file", "arguments": '{"path": "f.t'}
+CUT_ROUNDS = [ROUNDS[0], {**ROUNDS[1], "tool_calls": [*ROUND_2, CUT]}, ROUNDS[2]]
 OFFERED = {"read_file", "write_note", "touch"}
 UNSAFE = {"write_note"}
 
@@ -69,6 +76,26 @@ def expected_output(call: dict) -> str | None:
     if call["name"] not in OFFERED:
         return None
     return "" if call["name"] == "touch" else f"{call['name']} -> {call['arguments']}"
+
+
+def answers(call: dict, content: object) -> bool:
+    """Whether ``content`` answers ``call``: what the tool returned, or, for a call the kernel may refuse (a tool
+    the turn does not offer, arguments cut off), an error text the model can read."""
+    want = expected_output(call)
+    if want is None or call["id"] == CUT["id"]:
+        return isinstance(content, str) and bool(content.strip())
+    return content == want
+
+
+def as_made(calls: list[dict]) -> list[tuple]:
+    """Each call as the model made it: id, name and raw arguments."""
+    return [(c["id"], c["name"], c["arguments"]) for c in calls]
+
+
+def replayed(message: dict) -> list[tuple]:
+    """Each call of a wire assistant message as it goes back: id, name and arguments."""
+    return [(c.get("id"), (c.get("function") or {}).get("name"), (c.get("function") or {}).get("arguments"))
+            for c in message.get("tool_calls") or ()]
 
 
 def unsafe_overlaps(probe: OverlapProbe) -> list[str]:

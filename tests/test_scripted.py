@@ -41,8 +41,10 @@ def test_a_mixed_round_called_from_the_kernels_own_thread_is_never_held():
 def test_tool_rounds_end_every_way_an_endpoint_ends_one_with_usage_and_without():
     from hypothesis import given, settings
 
+    from harness.adapter import FORMATS
     from harness.testing.scripted import TOOL_ROUND_ENDS, USAGES, ended, endings
 
+    assert set(TOOL_ROUND_ENDS) == set(USAGES) == set(FORMATS), "a format without its tool-round endings or usage"
     for format, ends in TOOL_ROUND_ENDS.items():
         key = "finish_reason" if format == "chat" else "stop_reason"
         variants = [ended({"blocks": []}, format, k) for k in range(2 * len(ends))]

@@ -7,13 +7,14 @@ gets them backwards, on any machine. Round 2: a parallel-safe tool, a tool the
 turn does not offer, a tool that is not parallel-safe and a tool that returns
 nothing; a kernel that fans this round out on a pool is held until the
 parallel-safe read and the unsafe write are inside together, so running them
-side by side always shows. :data:`CUT_ROUNDS` is the same turn with one more
-call in round 2 whose arguments were cut off (a round ended by the token
-limit): the decoder hands it over as streamed, and every later stage carries
-it as it came. Round 3: the answer. Each round has its own
+side by side always shows. Round 3: the answer. Each round has its own
 reasoning, or none. The tool rounds end as gateways end them: the first with
 ``stop`` and a usage, the second with no finish reason and no usage, so only
 a kernel that runs the calls, whatever the finish reason says, gets through.
+
+:data:`CUT_ROUNDS` is the same turn with one more call in round 2 whose
+arguments were cut off (a round ended by the token limit): the decoder hands
+it over as streamed, and every later stage carries it as it came.
 """
 
 from __future__ import annotations

@@ -54,20 +54,20 @@ def _reason_key(format: str) -> str:
     return "finish_reason" if format == "chat" else "stop_reason"
 
 
-def ended(round: dict, format: str, variant: int) -> dict:
-    """``round`` (a tool round) ended the ``variant``-th way an endpoint ends one (pinned runs).
+def ended(turn: dict, format: str, variant: int) -> dict:
+    """``turn`` (a tool round) ended the ``variant``-th way an endpoint ends one (pinned runs).
 
     Its reason is the ``variant``-th of :data:`TOOL_ROUND_ENDS` (cycling), and it
     carries a usage on odd variants, none on even ones.
     """
     ends = TOOL_ROUND_ENDS[format]
-    return {**round, _reason_key(format): ends[variant % len(ends)],
+    return {**turn, _reason_key(format): ends[variant % len(ends)],
             "usage": copy.deepcopy(USAGES[format]) if variant % 2 else None}
 
 
-def endings(round: dict, format: str) -> st.SearchStrategy[dict]:
-    """``round`` (a tool round) ended each way real endpoints end one, drawn: every reason, usage or none."""
-    return st.integers(0, 2 * len(TOOL_ROUND_ENDS[format]) - 1).map(lambda variant: ended(round, format, variant))
+def endings(turn: dict, format: str) -> st.SearchStrategy[dict]:
+    """``turn`` (a tool round) ended each way real endpoints end one, drawn: every reason, usage or none."""
+    return st.integers(0, 2 * len(TOOL_ROUND_ENDS[format]) - 1).map(lambda variant: ended(turn, format, variant))
 
 
 class ScriptExhausted(AssertionError):

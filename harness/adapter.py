@@ -122,8 +122,10 @@ streamed, pieces joined in arrival order.
     message. A neutral message is ``{"role": "assistant", "blocks": [...]}``
     (wire ``content`` blocks in the same order: ``thinking`` with its
     ``signature``, ``redacted_thinking`` with its ``data``, ``text``, and
-    ``tool_use`` with ``input`` the parsed arguments, ``{}`` for ``""``; a text
-    block with no text is left out, Anthropic refuses empty text) or
+    ``tool_use`` with ``input`` the parsed arguments, ``{}`` for ``""``, an
+    object holding the raw text for arguments cut off mid-stream (the
+    reference: ``{"INVALID_JSON": raw}``); a text block with no text is left
+    out, Anthropic refuses empty text) or
     ``{"role": "user", "content": str, "tool_results": [{"tool_call_id",
     "content"}]}`` (``tool_result`` blocks first, in order, then the text, if
     any).

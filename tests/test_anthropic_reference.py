@@ -108,9 +108,11 @@ def test_serializer_keeps_blocks_and_order():
     assert [b.get("tool_use_id", b["type"]) for b in user["content"]] == ["toolu_3", "toolu_4", "text"]
 
 
-def test_serializer_refuses_invalid_arguments_by_call_id():
-    with pytest.raises(ValueError, match="toolu_5"):
-        ref.serialize_message({"role": "assistant", "blocks": [TURN["blocks"][5]]})
+def test_serializer_wraps_arguments_that_are_not_an_object():
+    for arguments in ('{"b": [tr', "[1]"):
+        wire = ref.serialize_message({"role": "assistant", "blocks": [{**TURN["blocks"][5], "arguments": arguments}]})
+        assert wire["content"] == [{"type": "tool_use", "id": "toolu_5", "name": "u",
+                                    "input": {"INVALID_JSON": arguments}}]
 
 
 BODY = {"model": "m", "max_tokens": 2000, "stream": True, "messages": [

@@ -36,3 +36,37 @@ def test_a_mixed_round_called_from_the_kernels_own_thread_is_never_held():
     for arguments in calls:
         tool(arguments)
     assert probe.max_in_flight == 1 and not probe.stalled and not probe.overlaps
+
+
+def test_tool_rounds_end_every_way_an_endpoint_ends_one_with_usage_and_without():
+    from hypothesis import given, settings
+
+    from harness.adapter import FORMATS
+    from harness.testing.scripted import TOOL_ROUND_ENDS, USAGES, ended, endings
+
+    assert set(TOOL_ROUND_ENDS) == set(USAGES) == set(FORMATS), "a format without its tool-round endings or usage"
+    for format, ends in TOOL_ROUND_ENDS.items():
+        key = "finish_reason" if format == "chat" else "stop_reason"
+        variants = [ended({"blocks": []}, format, k) for k in range(2 * len(ends))]
+        assert {(v[key], v["usage"] is None) for v in variants} == {(e, u) for e in ends for u in (True, False)}
+        assert all(v["usage"] in (None, USAGES[format]) for v in variants)
+        seen = set()
+
+        @settings(max_examples=60, derandomize=True)
+        @given(turn=endings({"blocks": []}, format))
+        def draws(turn):
+            seen.add((turn[key], turn["usage"] is None))
+
+        draws()
+        assert seen == {(v[key], v["usage"] is None) for v in variants}, f"{format}: drawn {seen}"
+
+
+def test_a_kernel_that_stops_early_is_told_how_each_round_ended():
+    model = ScriptedModel([{"tool_calls": [], "finish_reason": "stop", "usage": {"total_tokens": 3}}, {}])
+    model({"model": "m", "messages": []})
+    assert model.shortfall() == (
+        "the kernel sent 1 requests for a script of 2 rounds ending with finish_reason 'stop' with a usage, 'stop': "
+        "a round with calls is a tool round whatever its finish_reason says, and the turn goes on until a round "
+        "without calls")
+    model({"model": "m", "messages": []})
+    assert model.shortfall() == ""

@@ -5,10 +5,13 @@ from __future__ import annotations
 from harness.clip import shown
 from harness.testing import ScriptedModel, ScriptedTool
 from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN, TOOL_NAMES
+from harness.testing.scripted import ended
 from harness.under_test.invoke import valid
 
 QUESTION = "What is the weather in Paris and Zurich, and what is in the folder?"
-PINNED = [INTERLEAVED_TURN, INTERLEAVED_ANSWER]
+# The incident's loop with its tool round ended as relays end one: "end_turn" and a usage, or no stop reason.
+PINNED = [ended(INTERLEAVED_TURN, "anthropic", 1), INTERLEAVED_ANSWER]
+PINNED_UNSAID = [ended(INTERLEAVED_TURN, "anthropic", 2), INTERLEAVED_ANSWER]
 
 
 def thought(loop: list[dict]) -> bool:
@@ -25,7 +28,5 @@ def as_sent(request: dict, loop: list[dict]) -> dict:
 def run(kernel, loop: list[dict]) -> tuple[ScriptedModel, list[dict]]:
     model = ScriptedModel(loop, format="anthropic")
     events = valid(kernel).run_turn(QUESTION, model, [ScriptedTool(name) for name in TOOL_NAMES])["events"]
-    assert len(model.requests) == len(loop), (
-        f"the kernel sent {len(model.requests)} requests for a script of {len(loop)} rounds ({len(loop) - 1} tool "
-        f"rounds and an answer)")
+    assert not model.shortfall(), model.shortfall()
     return model, events

@@ -22,12 +22,18 @@ stored in cold storage and loaded back, and
   the smallest budget it still ends with the latest turn, paired;
 - sent to DeepSeek (current era, with tools) each assistant message carries
   its own round's reasoning, ``""`` where the round had none, and nothing else
-  changes in the conversation.
+  changes in the conversation;
+- robust: with one more call in round 2 whose arguments were cut off, the
+  loaded events still equal the persisted ones, and the history rendered
+  from them replays round 2's calls with their ids, names and arguments byte
+  for byte, the cut call answered by one tool message.
 
 Level: per test. ``test_a_turn_survives_every_link_of_the_chain``: wire (the
 conversation every later request carries).
 ``test_deepseek_gets_each_rounds_reasoning_at_the_end_of_the_chain``:
 provider (DeepSeek's current round-trip rule).
+``test_a_cut_call_survives_every_link_of_the_chain``: robust (the provider
+sends a cut call only when the token limit or a gateway cuts the stream).
 
 Production fingerprint: each capability's tests are green, yet the second
 turn of a session answers HTTP 400 (a call without its result, or reasoning
@@ -43,10 +49,15 @@ from harness.clip import clip_json, shown
 from harness.contracts.turns import (
     ANSWER,
     QUESTION,
+    CUT,
+    CUT_ROUNDS,
     ROUND_1,
     ROUND_2,
     ROUNDS,
+    answers,
+    as_made,
     expected_output,
+    replayed,
     tools as untidy_tools,
 )
 from harness.testing import ScriptedModel, content_text, pairing_violations
@@ -62,11 +73,11 @@ SECOND_ANSWER = "Only b.txt changed."
 SECOND_ROUNDS = [{"content": SECOND_ANSWER, "finish_reason": "stop"}]
 
 
-def _live_turn_loaded(kernel, memory):
+def _live_turn_loaded(kernel, memory, first: list[dict] = ROUNDS):
     """(persisted events of a live untidy turn and a plain one, the same events after cold storage, the tools)."""
     tools = untidy_tools()
     persisted = []
-    for question, rounds in ((QUESTION, ROUNDS), (SECOND_QUESTION, SECOND_ROUNDS)):
+    for question, rounds in ((QUESTION, first), (SECOND_QUESTION, SECOND_ROUNDS)):
         events = kernel.run_turn(question, ScriptedModel(rounds), tools)["events"]
         assert len(events) == len(rounds), f"{len(events)} events persisted for a turn of {len(rounds)} rounds"
         persisted += events
@@ -132,4 +143,29 @@ def test_deepseek_gets_each_rounds_reasoning_at_the_end_of_the_chain(kernel, mem
     plain = [{k: v for k, v in m.items() if k != "reasoning_content"} for m in deepseek]
     assert rest == plain, (
         f"sent to DeepSeek the conversation became {clip_json(rest, 1500)}, but was {clip_json(plain, 1500)}"
+    )
+
+
+@pytest.mark.robust
+def test_a_cut_call_survives_every_link_of_the_chain(kernel, memory):
+    kernel, memory = valid(kernel), valid(memory)
+    persisted, loaded, _ = _live_turn_loaded(kernel, memory, CUT_ROUNDS)
+    problems = [p for n, (want, got) in enumerate(zip(persisted, loaded)) for p in differences(want, got)]
+    assert len(loaded) == len(persisted) and not problems, (
+        f"the events of a turn with a cut call came back changed from cold storage ({len(persisted)} stored, "
+        f"{len(loaded)} loaded):\n  " + "\n  ".join(problems))
+    history = kernel.render_history(copy.deepcopy(loaded))
+    calls = CUT_ROUNDS[1]["tool_calls"]
+    at = next((k for k, m in enumerate(history) if CUT["id"] in {c.get("id") for c in m.get("tool_calls") or ()}),
+              None)
+    assert at is not None, f"the rendered history has no assistant message with the cut call: {clip_json(history, 1500)}"
+    assert replayed(history[at]) == as_made(calls), (
+        f"the rendered history replays round 2's calls as {shown(replayed(history[at]))}, but the model made them "
+        f"{shown(as_made(calls))}: each call's id, name and arguments go back byte for byte, cut ones included"
+    )
+    answer = [m for m in history[at + 1:] if m.get("role") == "tool" and m.get("tool_call_id") == CUT["id"]]
+    content = content_text(answer[0].get("content")) if answer else "<no tool message>"
+    assert len(answer) == 1 and answers(CUT, content), (
+        f"the rendered history answers the cut call {CUT['id']} with {shown(content)} ({len(answer)} tool messages); "
+        f"it should keep its one result: what the tool returned, {expected_output(CUT)!r}, or an error text"
     )

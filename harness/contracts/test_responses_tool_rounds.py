@@ -8,8 +8,10 @@ kernel's own tool loop, and a session resumed from its persisted rounds;
 
 Rule: in a turn of one or more tool rounds and an answer, played by
 ``ScriptedModel(loop, format="openai-responses")`` (reasoning items
-encrypted, as under ``store: false``), every follow-up request the kernel
-sends (read from the model, never from the adapter):
+encrypted, as under ``store: false``; each tool round ``completed``, with a
+usage or none), the kernel runs every round's calls and goes on (a round with
+calls is a tool round whatever its status says), and every follow-up request
+the kernel sends (read from the model, never from the adapter):
 
 - holds each earlier round's output items exactly as received, in order, in
   one run: reasoning items with their id, summary and ``encrypted_content``
@@ -27,7 +29,17 @@ inside the latest turn's tool loop) gives an ``input`` holding each turn's
 question in order, each round's items as received in one run, each call
 answered before the next question, that the provider refuses nothing.
 
-Level: wire (the Responses input rules and the errors the provider answers).
+Robust: a round whose call's arguments were cut off (by the token limit,
+or a relay's cut stream; the decoder hands the call over as streamed) is
+carried as received: the next request replays the call with its
+``call_id``, name and arguments byte for byte and answers it once (what the
+tool returned, or an error text: running it is the kernel's decision); the
+round is persisted as received, comes back from ``store_blocks`` /
+``load_blocks`` unchanged, and ``render_history`` of the loaded rounds
+replays the call byte for byte, answered.
+
+Level: wire (the Responses input rules and the errors the provider answers);
+robust for the cut call (a provider sends one only when a stream is cut).
 
 Production fingerprint: the request right after a tool round, or the first
 request of a resumed session, answers 400 "Item 'rs_...' of type 'reasoning'
@@ -36,6 +48,8 @@ function call output with call_id ...", 404 "Item with id 'rs_...' not
 found. Items are not persisted when `store` is set to false." or
 ``invalid_encrypted_content``.
 """
+
+import copy
 
 import pytest
 from hypothesis import example, given, strategies as st
@@ -47,23 +61,23 @@ from harness.rules.responses_history import refusals
 from harness.testing import ScriptedModel, ScriptedTool, responses_persisted_rounds as persisted_rounds
 from harness.testing import responses_tool_loops as tool_loops
 from harness.testing.responses_history import calls_of, is_output, is_question, model_runs
+from harness.testing.scripted import ended
 from harness.under_test.invoke import valid
 
-pytestmark = [pytest.mark.wire, pytest.mark.formats("openai-responses")]
+pytestmark = pytest.mark.formats("openai-responses")
 
 QUESTION = "What is the weather in Paris and Oslo?"
 TOOL_NAMES = ("get_weather",)
 ANSWER = {"blocks": [{"type": "text", "text": "Paris 18°C, Oslo 4°C.", "item_id": "msg_02"}],
           "stop_reason": "completed", "usage": None}
-PINNED = [TURN, ANSWER]
+PINNED = [ended(TURN, "openai-responses", 0), ANSWER]  # the incident's round, as an endpoint that sends no usage
 
 
 def _run(kernel, loop: list[dict]) -> tuple[ScriptedModel, list[dict]]:
     model = ScriptedModel(loop, format="openai-responses")
     names = sorted({c["name"] for turn in loop for c in calls_of(turn)} | set(TOOL_NAMES))
     events = valid(kernel).run_turn(QUESTION, model, [ScriptedTool(name) for name in names])["events"]
-    assert len(model.requests) == len(loop), (
-        f"the kernel sent {len(model.requests)} requests for a script of {len(loop)} rounds")
+    assert not model.shortfall(), model.shortfall()
     return model, events
 
 
@@ -100,6 +114,7 @@ def _answered(items: list, turns: list[dict], results=None) -> list[str]:
     return wrong
 
 
+@pytest.mark.wire
 @given(loop=tool_loops())
 @example(loop=PINNED)
 def test_the_next_request_carries_every_round_as_received(kernel, loop):
@@ -113,6 +128,7 @@ def test_the_next_request_carries_every_round_as_received(kernel, loop):
             assert_items_kept(run, turn, f"\n  round {k + 1}; {where}")
 
 
+@pytest.mark.wire
 @given(loop=tool_loops())
 @example(loop=PINNED)
 def test_every_call_is_answered_before_the_next_round(kernel, loop):
@@ -123,6 +139,7 @@ def test_every_call_is_answered_before_the_next_round(kernel, loop):
         assert not wrong, f"request #{n}: {'; '.join(wrong)}; input: {clip_json(items, 2000)}"
 
 
+@pytest.mark.wire
 @given(loop=tool_loops())
 @example(loop=PINNED)
 def test_the_provider_refuses_no_request_of_the_loop(kernel, loop):
@@ -133,6 +150,7 @@ def test_the_provider_refuses_no_request_of_the_loop(kernel, loop):
                              f"  input: {clip_json(_input(request), 2000)}")
 
 
+@pytest.mark.wire
 @given(loop=tool_loops())
 @example(loop=PINNED)
 def test_each_round_is_persisted_as_received(kernel, loop):
@@ -183,6 +201,7 @@ def _rendered(kernel, events: list[dict]) -> list:
     return items
 
 
+@pytest.mark.wire
 @given(events=_resumed())
 @example(events=_PINNED_EVENTS)
 def test_persisted_rounds_render_as_received(kernel, events):
@@ -194,6 +213,7 @@ def test_persisted_rounds_render_as_received(kernel, events):
         assert_items_kept(run, event, f"\n  round {k + 1}; {where}")
 
 
+@pytest.mark.wire
 @given(events=_resumed())
 @example(events=_PINNED_EVENTS)
 def test_rendered_calls_are_answered_and_questions_kept_in_order(kernel, events):
@@ -207,6 +227,7 @@ def test_rendered_calls_are_answered_and_questions_kept_in_order(kernel, events)
                            f"{shown(want)}; input: {clip_json(items, 2000)}")
 
 
+@pytest.mark.wire
 @given(events=_resumed())
 @example(events=_PINNED_EVENTS)
 def test_the_provider_refuses_nothing_in_the_rendered_history(kernel, events):
@@ -215,3 +236,39 @@ def test_the_provider_refuses_nothing_in_the_rendered_history(kernel, events):
     refused = refusals(body, sent=[{"blocks": e["blocks"]} for e in events])
     assert not refused, (f"the provider would refuse the resumed session: {[r.message for r in refused]}\n"
                          f"  input: {clip_json(items, 2000)}")
+
+
+# The incident's round with its second call's arguments cut off: the decoder hands the call over as streamed.
+CUT_LOOP = [{**TURN, "blocks": [*TURN["blocks"][:3], {**TURN["blocks"][3], "arguments": '{"city":"Os'}]}, ANSWER]
+
+
+def _calls_in(items: list) -> list[tuple]:
+    return [(i.get("call_id"), i.get("name"), i.get("arguments")) for i in items
+            if isinstance(i, dict) and i.get("type") == "function_call"]
+
+
+def _cut_call_carried(items: list, where: str) -> None:
+    made = [(c["id"], c["name"], c["arguments"]) for c in calls_of(CUT_LOOP[0])]
+    assert _calls_in(items) == made, (
+        f"{where} replays the calls as {shown(_calls_in(items))}, but the model made them {shown(made)}: each call's "
+        f"call_id, name and arguments go back byte for byte, cut ones included; input {clip_json(items, 1500)}")
+    cut = calls_of(CUT_LOOP[0])[-1]
+    outputs = [i.get("output") for i in items if is_output(i) and i.get("call_id") == cut["id"]]
+    assert len(outputs) == 1 and isinstance(outputs[0], str) and outputs[0].strip(), (
+        f"{where} answers the cut call {cut['id']} with {shown(outputs)}; it should get one output: what the tool "
+        f"returned, {sorted(_outputs(cut))}, or an error text the model can read")
+
+
+@pytest.mark.robust
+def test_a_call_with_cut_arguments_is_carried_as_received(kernel, memory):
+    model, events = _run(kernel, CUT_LOOP)
+    _cut_call_carried(_input(model.requests[1]), "request #2")
+    assert events and events[0].get("blocks") == CUT_LOOP[0]["blocks"], (
+        f"the round with the cut call is persisted as {clip_json(events[:1], 1500)}, but the model sent "
+        f"{clip_json(CUT_LOOP[0]['blocks'], 1500)}")
+    memory = valid(memory)
+    loaded = memory.load_blocks(memory.store_blocks(copy.deepcopy(events)))
+    assert loaded == events, (
+        f"the rounds with the cut call came back from cold storage as {clip_json(loaded, 1500)}, but were stored as "
+        f"{clip_json(events, 1500)}")
+    _cut_call_carried(_rendered(kernel, copy.deepcopy(loaded)), "render_history of the loaded rounds")

@@ -16,7 +16,13 @@ from 1 to far above its size:
 - the trimmed history is the leading system messages followed by an unbroken
   tail of the history: whole messages, unchanged, in their order;
 - trimming the trimmed history again with the same budget gives it back
-  unchanged;
+  unchanged; and on the next round's input (the history with its latest turn,
+  trimmed after the history of the round before it was) trimming gives what
+  it gives for that input asked first, and that again gives it back
+  unchanged, with the drawn budget and with a budget of 1 (trimming is a
+  function of the history and the budget: a trimmer that carries a cut over
+  from one round to the next keeps what the next round's budget has no room
+  for);
 - it keeps what fits: in a history whose oldest turn is nearly all of its
   size, trimmed to a quarter of the smallest budget it is left whole at (the
   adapter's own size unit, found by asking it), the old turn goes and every
@@ -34,7 +40,8 @@ provider, and the request after trimming must carry the conversation that
 happened).
 
 Production fingerprint: the history shrinks by one turn on every request
-although nothing was added; after one long tool turn the agent has forgotten
+although nothing was added, or grows past the context window once it was cut
+a first time; after one long tool turn the agent has forgotten
 the whole conversation; the stored session loses messages each time a request
 is built.
 """
@@ -131,6 +138,26 @@ def test_trimming_keeps_a_tail_and_is_done_once(memory, history, budget):
         f"appending to the list trim_history returned changed the caller's history: the returned list is the "
         f"caller's own; history {_shape(history)}"
     )
+    _next_round_trims_the_same(memory, history, budget)
+
+
+def _next_round_trims_the_same(memory, history: list[dict], budget: int) -> None:
+    """The history as the next round's input: trimmed first, then after the round before it, then again."""
+    before = history[:max(n for n, m in enumerate(history) if m.get("role") == "user")]
+    for b in (budget, 1):
+        first = memory.trim_history(copy.deepcopy(history), b)
+        memory.trim_history(copy.deepcopy(before), b)
+        then = memory.trim_history(copy.deepcopy(history), b)
+        assert then == first, (
+            f"with budget {b}, the history trimmed after the round before it ({_shape(before)}) was gives "
+            f"{_shape(then)}, but asked first it gave {_shape(first)}; trimming should depend on the history and the "
+            f"budget only (input {_shape(history)})"
+        )
+        again = memory.trim_history(copy.deepcopy(then), b)
+        assert again == then, (
+            f"on the next round's input, trimming the trimmed history again with budget {b} gave {_shape(again)}, "
+            f"but it should come back unchanged: {_shape(then)} (trimmed from {_shape(history)})"
+        )
 
 
 def _turn(number: int, rounds: int, words: int, reasoning: str | None = None) -> list[dict]:

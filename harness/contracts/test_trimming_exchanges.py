@@ -29,7 +29,12 @@ budget)``:
   values, order), in the original order;
 - with a budget of 1, which overflows any history of two turns, drops
   something (otherwise this contract never reached the trimmer);
-- leaves the caller's history as it was.
+- leaves the caller's history as it was;
+- is the same on the next round's input (the history with its newest
+  exchange) asked first and asked after the history of the round before it
+  (the history up to the newest question) was trimmed, and trimming that
+  again gives it back unchanged, with the drawn budget and with a budget of 1:
+  trimming depends on the history and the budget only.
 
 Level: wire (each format's provider answers a broken pair, a history that
 starts with orphan results, and a modified opaque value with 400).
@@ -39,7 +44,9 @@ Production fingerprint: right after a long conversation overflowed, HTTP 400
 or "first message must use the "user" role" (Anthropic), "No tool call found
 for function call output with call_id ..." (Responses), "Please ensure that
 the number of function response parts is equal to the number of function
-call parts of the function call turn" (Gemini).
+call parts of the function call turn" (Gemini); or, once a history was cut a
+first time, the next requests outgrow the context window (a cut carried over
+from the round before).
 """
 
 import copy
@@ -124,3 +131,24 @@ def test_trimming_keeps_model_turns_unchanged(memory, wire_format, data):
                 f"trimming to budget {b} kept model turns that are not the history's own, unchanged and in order "
                 f"(opaque values, order): {clip_json(changed, 1500)}\n  trimmed: {_shape(trimmed)}\n"
                 f"  input:   {_shape(history)}")
+
+
+@given(data=st.data())
+@example(data=PINNED)
+def test_the_next_rounds_history_trims_the_same_after_the_round_before(memory, wire_format, data):
+    memory = valid(memory)
+    is_question = wire_format.strategies.trimming.is_question
+    for history, budget in _cases(wire_format, data):
+        before = history[:[k for k, m in enumerate(history) if is_question(m)][-1]]
+        for b in (budget, 1):
+            first = memory.trim_history(copy.deepcopy(history), b)
+            memory.trim_history(copy.deepcopy(before), b)
+            then = memory.trim_history(copy.deepcopy(history), b)
+            assert then == first, (
+                f"with budget {b}, the history trimmed after the round before it was gives {_shape(then)}, but "
+                f"asked first it gave {_shape(first)}; trimming should depend on the history and the budget only\n"
+                f"  round before: {_shape(before)}\n  input:        {_shape(history)}")
+            again = memory.trim_history(copy.deepcopy(then), b)
+            assert again == then, (
+                f"on the next round's input, trimming the trimmed history again with budget {b} gave "
+                f"{_shape(again)}, but it should come back unchanged: {_shape(then)}\n  input: {_shape(history)}")

@@ -8,9 +8,17 @@ tool calls ("Let me check both files."), a call to a tool the turn does not
 offer, parallel-safe and unsafe tools in one round, a tool that returns
 nothing, several tool rounds in a row. Each persisted event also carries the
 time it was written: cold storage keys its blocks by that timestamp
-(incident `deepseek-reasoning-400` lost whole events to a zero one).
+(incident `deepseek-reasoning-400` lost whole events to a zero one). A
+round is a tool round because it made calls, not because of its finish
+reason (incidents `anthropic-stop-reason` and `gemini-stream-drops-calls`:
+a call read by its stop reason is a call nothing runs), and gateways end tool
+rounds with ``stop`` or no finish reason at all.
 
-Rule: in a turn of several tool rounds and a final answer,
+Rule: in a turn of several tool rounds and a final answer (the tool rounds
+ending as gateways end them: ``finish_reason: "stop"`` or none at all),
+
+- a round that made calls is a tool round whatever its finish reason says:
+  its calls run and the turn goes on;
 
 - every request the kernel sends is a chat-completions body: ``model``,
   ``messages`` and the offered ``tools`` on every round, and no top-level key
@@ -34,13 +42,23 @@ Rule: in a turn of several tool rounds and a final answer,
   that ran in that round once, and no other, ``input`` the question on the first round and ``""`` after,
   and a ``timestamp`` in Unix seconds read from the clock while the turn ran,
   never decreasing from one round to the next;
-- the caller's list of tools is left as it was.
+- the caller's list of tools is left as it was;
+- robust: a call whose arguments were cut off (the same turn with one more
+  call in round 2, its arguments a cut JSON text) is carried as the model
+  made it: the follow-up request replays every call of the round with its id,
+  name and arguments byte for byte, answers the cut one (what the tool
+  returned, or an error text: running it is the kernel's decision), and the
+  round is persisted with it as made and its result.
 
 Level: wire (the conversation the format carries, the pairing of its tool
 messages, and the request body's keys); robust for the tool messages in
-the calls' order (the format pairs by id; strict gateways expect the order).
+the calls' order (the format pairs by id; strict gateways expect the order)
+and for the cut call (the provider sends one only when the token limit or a
+gateway cuts the stream).
 
-Production fingerprint: the model repeats "Let me check" every round (its own
+Production fingerprint: behind a gateway that ends tool rounds with
+``stop``, the turn ends on the model's "Let me read all three files." and
+no tool ever runs; the model repeats "Let me check" every round (its own
 text never came back); a turn that dies on ``KeyError: 'delete_file'`` when the
 model calls a tool it was not given; a non-thread-safe tool run beside
 another; events persisted with ``timestamp: 0`` whose blocks collide in cold
@@ -55,11 +73,16 @@ from harness.clip import clip_json, shown
 from harness.contracts.turns import (
     OFFERED,
     QUESTION,
+    CUT,
+    CUT_ROUNDS,
     ROUND_1,
     ROUND_2,
     ROUNDS,
     UNSAFE,
+    answers,
+    as_made,
     expected_output,
+    replayed,
     tools as untidy_tools,
     unsafe_overlaps,
 )
@@ -77,10 +100,10 @@ REQUEST_KEYS = {
 }
 
 
-def _turn(kernel):
+def _turn(kernel, rounds: list[dict] = ROUNDS):
     tools = untidy_tools()
     given = list(tools)
-    model = ScriptedModel(ROUNDS)
+    model = ScriptedModel(rounds)
     started = time.time()
     events = valid(kernel).run_turn(QUESTION, model, tools)["events"]
     finished = time.time()
@@ -89,9 +112,8 @@ def _turn(kernel):
         f"the tools list given to run_turn became {[t.name for t in tools]}, but should be left as it was: "
         f"{[t.name for t in given]}"
     )
-    assert len(model.requests) == len(ROUNDS), (
-        f"the kernel sent {len(model.requests)} requests, but the script has {len(ROUNDS)} rounds (two tool rounds "
-        "and an answer): the turn did not go on after a round with a call to a tool it does not offer"
+    assert not model.shortfall(), (
+        f"{model.shortfall()} (round 2 also calls a tool the turn does not offer: the turn goes on after it too)"
     )
     return model, tools, events, (started, finished)
 
@@ -235,4 +257,31 @@ def test_each_round_is_persisted_in_order_at_its_time(kernel):
     assert ok and stamps == sorted(stamps), (
         f"the events carry the timestamps {shown(stamps)}, but each should be the Unix time in seconds at which its "
         f"round was persisted (the turn ran from {started:.3f} to {finished:.3f}), never decreasing"
+    )
+
+
+@pytest.mark.robust
+def test_a_call_with_cut_arguments_is_carried_as_the_model_made_it(kernel):
+    model, _, events, _ = _turn(kernel, CUT_ROUNDS)
+    calls = CUT_ROUNDS[1]["tool_calls"]
+    messages = model.requests[2].get("messages") or []
+    at = next((k for k, m in enumerate(messages) if CUT["id"] in {c.get("id") for c in m.get("tool_calls") or ()}),
+              None)
+    assert at is not None, f"request #3 has no assistant message with the cut call {CUT['id']}: {clip_json(messages, 1500)}"
+    assert replayed(messages[at]) == as_made(calls), (
+        f"request #3 replays round 2's calls as {shown(replayed(messages[at]))}, but the model made them "
+        f"{shown(as_made(calls))}: each call's id, name and arguments go back byte for byte, cut ones included"
+    )
+    answer = [m for m in messages[at + 1:] if m.get("role") == "tool" and m.get("tool_call_id") == CUT["id"]]
+    content = content_text(answer[0].get("content")) if answer else "<no tool message>"
+    assert len(answer) == 1 and answers(CUT, content), (
+        f"request #3 answers the cut call {CUT['id']} with {shown(content)} ({len(answer)} tool messages); it should "
+        f"get one: what the tool returned, {expected_output(CUT)!r}, or an error text the model can read"
+    )
+    event = events[1] if len(events) > 1 else {}
+    persisted = [(c.get("id"), c.get("name"), c.get("arguments")) for c in event.get("tool_calls") or ()]
+    results = [r.get("tool_call_id") for r in event.get("tool_results") or ()]
+    assert persisted == as_made(calls) and CUT["id"] in results, (
+        f"round 2 is persisted with the calls {shown(persisted)} and results for {shown(results)}, but should hold the "
+        f"calls as made, {shown(as_made(calls))}, and a result for the cut call {CUT['id']}"
     )

@@ -8,7 +8,13 @@ turn does not offer, a tool that is not parallel-safe and a tool that returns
 nothing; a kernel that fans this round out on a pool is held until the
 parallel-safe read and the unsafe write are inside together, so running them
 side by side always shows. Round 3: the answer. Each round has its own
-reasoning, or none.
+reasoning, or none. The tool rounds end as gateways end them: the first with
+``stop`` and a usage, the second with no finish reason and no usage, so only
+a kernel that runs the calls, whatever the finish reason says, gets through.
+
+:data:`CUT_ROUNDS` is the same turn with one more call in round 2 whose
+arguments were cut off (a round ended by the token limit): the decoder hands
+it over as streamed, and every later stage carries it as it came.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import json
 
 from harness.testing import OverlapProbe, Rendezvous, ScriptedTool
+from harness.testing.scripted import ended
 
 QUESTION = "Compare a.txt with b.txt, then list the folder."
 ANSWER = "They differ in line 3; the folder holds 4 files."
@@ -40,11 +47,14 @@ ROUND_2 = [_call("call_r2_r", "read_file", path="d.txt"),
            _call("call_r2_w", "write_note", text="diff at 3"),
            _call("call_r2_s", "touch", path="e.txt")]
 ROUNDS = [
-    {"content": "Let me read all three files.", "reasoning": "Read first.", "tool_calls": ROUND_1,
-     "finish_reason": "tool_calls"},
-    {"content": "", "tool_calls": ROUND_2, "finish_reason": "tool_calls"},
+    ended({"content": "Let me read all three files.", "reasoning": "Read first.", "tool_calls": ROUND_1}, "chat", 1),
+    ended({"content": "", "tool_calls": ROUND_2}, "chat", 2),
     {"content": ANSWER, "reasoning": "All four files are in.", "finish_reason": "stop"},
 ]
+# A call whose arguments were cut off mid-stream: the kernel may run it or answer it with an error text, but the
+# call goes back, is persisted and is stored exactly as the model made it.
+CUT = {"id": "call_r2_c", "name": "read_file", "arguments": '{"path": "f.t'}
+CUT_ROUNDS = [ROUNDS[0], {**ROUNDS[1], "tool_calls": [*ROUND_2, CUT]}, ROUNDS[2]]
 OFFERED = {"read_file", "write_note", "touch"}
 UNSAFE = {"write_note"}
 
@@ -67,6 +77,26 @@ def expected_output(call: dict) -> str | None:
     if call["name"] not in OFFERED:
         return None
     return "" if call["name"] == "touch" else f"{call['name']} -> {call['arguments']}"
+
+
+def answers(call: dict, content: object) -> bool:
+    """Whether ``content`` answers ``call``: what the tool returned, or, for a call the kernel may refuse (a tool
+    the turn does not offer, arguments cut off), an error text the model can read."""
+    want = expected_output(call)
+    if want is None or call["id"] == CUT["id"]:
+        return isinstance(content, str) and bool(content.strip())
+    return content == want
+
+
+def as_made(calls: list[dict]) -> list[tuple]:
+    """Each call as the model made it: id, name and raw arguments."""
+    return [(c["id"], c["name"], c["arguments"]) for c in calls]
+
+
+def replayed(message: dict) -> list[tuple]:
+    """Each call of a wire assistant message as it goes back: id, name and arguments."""
+    return [(c.get("id"), (c.get("function") or {}).get("name"), (c.get("function") or {}).get("arguments"))
+            for c in message.get("tool_calls") or ()]
 
 
 def unsafe_overlaps(probe: OverlapProbe) -> list[str]:

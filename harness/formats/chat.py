@@ -15,7 +15,7 @@ SPEC = FormatSpec(
     rules=("body-not-json", "messages-missing", "unanswered-tool-calls", "orphan-tool-message"),
     reference="harness.reference:adapter",
     catalogues=("mutants.toml",),
-    blank_turn={"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop"},
+    blank_turn={"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop", "usage": None},
     declared_tools=chat_request.declared_tools,
     request_refusals=chat_request.request_refusals,
 )

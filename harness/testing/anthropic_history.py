@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from harness.clip import shown
 from harness.rules.anthropic_history import wire_block
 from harness.rules.pairing import same_arguments
+from harness.testing.scripted import endings
 
 TOOL_NAMES = ("read_file", "get_weather", "list_dir")
 
@@ -91,10 +92,13 @@ def turns(draw, thinking: bool = True, min_calls: int = 0, max_calls: int = 4, f
 
 @st.composite
 def tool_loops(draw, thinking: bool = True, max_rounds: int = 3, first_id: int = 1) -> list[dict]:
-    """The turns of one agent turn: 1..``max_rounds`` tool rounds, then an answer without calls; ids unique."""
+    """The turns of one agent turn: 1..``max_rounds`` tool rounds, then an answer without calls; ids unique.
+
+    Each tool round ends as real endpoints end one (:func:`harness.testing.scripted.endings`).
+    """
     loop: list[dict] = []
     for _ in range(draw(st.integers(1, max_rounds))):
-        loop.append(draw(turns(thinking, min_calls=1, first_id=first_id)))
+        loop.append(draw(endings(draw(turns(thinking, min_calls=1, first_id=first_id)), "anthropic")))
         first_id += len(calls_of(loop[-1]))
     return loop + [draw(turns(thinking, max_calls=0))]
 

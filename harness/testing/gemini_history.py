@@ -23,6 +23,7 @@ from harness.clip import shown
 from harness.rules.gemini_history import signature_bytes
 from harness.rules.pairing import same_arguments
 from harness.testing.anthropic_history import arguments, texts
+from harness.testing.scripted import endings
 from harness.wire.gemini_events import wire_part
 
 TOOL_NAMES = ("read_file", "get_weather", "list_dir")
@@ -58,11 +59,14 @@ def turns(draw, min_calls: int = 0, max_calls: int = 4, first_id: int = 1, with_
 
 @st.composite
 def tool_loops(draw, max_rounds: int = 3, first_id: int = 1) -> list[dict]:
-    """The turns of one agent turn: 1..``max_rounds`` rounds of calls, then an answer without calls."""
+    """The turns of one agent turn: 1..``max_rounds`` rounds of calls, then an answer without calls.
+
+    Each round of calls ends as real endpoints end one (:func:`harness.testing.scripted.endings`).
+    """
     loop: list[dict] = []
     ids = draw(st.booleans())
     for _ in range(draw(st.integers(1, max_rounds))):
-        loop.append(draw(turns(min_calls=1, first_id=first_id, with_ids=ids)))
+        loop.append(draw(endings(draw(turns(min_calls=1, first_id=first_id, with_ids=ids)), "gemini")))
         first_id += len(calls_of(loop[-1]))
     return loop + [draw(turns(max_calls=0))]
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from harness.rules.responses_history import item_type
 from harness.testing.anthropic_history import texts
 from harness.testing.responses_streams import turns
+from harness.testing.scripted import endings
 from harness.wire.responses_events import done_item, items_of
 
 # What a user asks: never blank.
@@ -48,9 +49,13 @@ def _says_something(turn: dict) -> dict:
 
 @st.composite
 def tool_loops(draw, max_rounds: int = 3, first_turn: int = 0) -> list[dict]:
-    """The turns of one agent turn: 1..``max_rounds`` rounds with calls, then an answer without calls."""
+    """The turns of one agent turn: 1..``max_rounds`` rounds with calls, then an answer without calls.
+
+    Each round with calls ends as real endpoints end one (:func:`harness.testing.scripted.endings`).
+    """
     rounds = draw(st.integers(1, max_rounds))
-    loop = [as_sent(draw(turns(max_calls=4, max_others=3, min_calls=1, first_id=(first_turn + k) * _ID_BLOCK)))
+    loop = [draw(endings(as_sent(draw(turns(max_calls=4, max_others=3, min_calls=1,
+                                            first_id=(first_turn + k) * _ID_BLOCK))), "openai-responses"))
             for k in range(rounds)]
     answer = as_sent(draw(turns(max_calls=0, max_others=3, first_id=(first_turn + rounds) * _ID_BLOCK)))
     return loop + [_says_something(answer)]

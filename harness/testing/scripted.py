@@ -19,6 +19,8 @@ import sys
 import threading
 from dataclasses import dataclass, field
 
+from hypothesis import strategies as st
+
 from harness.clip import clip_json
 from harness.formats import spec_for
 
@@ -28,6 +30,44 @@ from harness.formats import spec_for
 # still returns and is judged on the evidence.
 HANG_GUARD_SECONDS = 4.0
 _POOL_WORKER = "concurrent/futures/thread.py"
+
+
+# How real endpoints end a round that made calls, per format, the provider's own reason first: chat gateways
+# end tool rounds with "stop" or no finish reason at all, Anthropic relays with "end_turn" or none (the field is
+# nullable); Responses reports "completed" and Gemini "STOP" for every finished turn, calls or not.
+TOOL_ROUND_ENDS: dict[str, tuple[str | None, ...]] = {
+    "chat": ("tool_calls", "stop", None),
+    "anthropic": ("tool_use", "end_turn", None),
+    "openai-responses": ("completed",),
+    "gemini": ("STOP",),
+}
+# A round's usage as each format's provider sends it; endpoints that send none leave it None.
+USAGES: dict[str, dict] = {
+    "chat": {"prompt_tokens": 21, "completion_tokens": 9, "total_tokens": 30},
+    "anthropic": {"input_tokens": 21, "output_tokens": 9},
+    "openai-responses": {"input_tokens": 21, "output_tokens": 9, "total_tokens": 30},
+    "gemini": {"promptTokenCount": 21, "candidatesTokenCount": 9, "totalTokenCount": 30},
+}
+
+
+def _reason_key(format: str) -> str:
+    return "finish_reason" if format == "chat" else "stop_reason"
+
+
+def ended(turn: dict, format: str, variant: int) -> dict:
+    """``turn`` (a tool round) ended the ``variant``-th way an endpoint ends one (pinned runs).
+
+    Its reason is the ``variant``-th of :data:`TOOL_ROUND_ENDS` (cycling), and it
+    carries a usage on odd variants, none on even ones.
+    """
+    ends = TOOL_ROUND_ENDS[format]
+    return {**turn, _reason_key(format): ends[variant % len(ends)],
+            "usage": copy.deepcopy(USAGES[format]) if variant % 2 else None}
+
+
+def endings(turn: dict, format: str) -> st.SearchStrategy[dict]:
+    """``turn`` (a tool round) ended each way real endpoints end one, drawn: every reason, usage or none."""
+    return st.integers(0, 2 * len(TOOL_ROUND_ENDS[format]) - 1).map(lambda variant: ended(turn, format, variant))
 
 
 class ScriptExhausted(AssertionError):
@@ -61,6 +101,17 @@ class ScriptedModel:
         response = copy.deepcopy(spec_for(self.format).blank_turn)
         response.update(copy.deepcopy(self.rounds[n - 1]))
         return response
+
+    def shortfall(self) -> str:
+        """Why the kernel did not play every round, one request each (``""`` when it did), naming how each round ended."""
+        if len(self.requests) == len(self.rounds):
+            return ""
+        key = _reason_key(self.format)
+        blank = spec_for(self.format).blank_turn.get(key)
+        ends = [f"{r.get(key, blank)!r}" + (" with a usage" if r.get("usage") else "") for r in self.rounds]
+        return (f"the kernel sent {len(self.requests)} requests for a script of {len(self.rounds)} rounds ending with "
+                f"{key} {', '.join(ends)}: a round with calls is a tool round whatever its {key} says, and the "
+                "turn goes on until a round without calls")
 
     def changed_requests(self) -> list[str]:
         """Every change made to a request after it was sent, as ``request #n: <where>: <what>``."""

@@ -27,17 +27,20 @@ def _block(block: dict) -> dict | None:
 
 
 def tool_input(call: dict) -> dict:
-    """A call's arguments as the ``input`` object: ``""`` (no arguments streamed) is ``{}``."""
+    """A call's arguments as the ``input`` object: ``""`` (no arguments streamed) is ``{}``.
+
+    Arguments that are not a JSON object (fine-grained tool streaming cut off
+    by ``max_tokens``) go back wrapped as Anthropic suggests,
+    ``{"INVALID_JSON": <the raw text>}``: the call stays the one the model made.
+    """
     text = call.get("arguments") or ""
     if not text:
         return {}
     try:
         value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"tool call {call.get('id')!r}: arguments are not JSON ({exc.msg}): {text[:200]!r}") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"tool call {call.get('id')!r}: arguments are {type(value).__name__}, not an object")
-    return value
+    except json.JSONDecodeError:
+        return {"INVALID_JSON": text}
+    return value if isinstance(value, dict) else {"INVALID_JSON": text}
 
 
 def serialize_message(message: dict) -> dict:

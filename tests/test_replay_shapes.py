@@ -87,3 +87,18 @@ def test_a_message_item_without_text_may_be_left_out_or_kept():
 def test_encrypted_content_is_judged_before_the_items_shape():
     with pytest.raises(AssertionError, match="encrypted_content"):
         assert_items_kept([CALL, {**REASONING, "encrypted_content": "enc-2"}], TURN, "")
+
+
+def test_an_id_added_to_a_call_sent_without_one_moves_no_signature():
+    from harness.rules.gemini_history import refusals
+
+    sent = {"blocks": [{"type": "tool_call", "id": "", "name": "get_weather", "arguments": '{"city": "Oslo"}',
+                        "signature": SIG}]}
+    call = {"name": "get_weather", "args": {"city": "Oslo"}}
+    back = [{"role": "user", "parts": [{"text": "Oslo?"}]},
+            {"role": "model", "parts": [{"functionCall": {**call, "id": "adk-1"}, "thoughtSignature": SIG}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "get_weather", "id": "adk-1", "response": {}}}]}]
+    assert refusals({"contents": back}, sent=[sent]) == []
+    moved = [back[0], {"role": "model", "parts": [{"functionCall": {**call, "args": {"city": "Rome"}},
+                                                     "thoughtSignature": SIG}]}, back[2]]
+    assert [r.rule for r in refusals({"contents": moved}, sent=[sent])] == ["gemini-signatures-as-sent"]

@@ -159,3 +159,20 @@ def test_every_delivery_cut_applies_to_the_messages_stream(mode):
     assert exchange.pieces > 1, f"{mode}: the stream went out in one piece"
     assert cut == delivery.body(whole), f"{mode}: the pieces joined are not the stream"
     assert events(cut) == events(whole), f"{mode}: the cut stream does not carry the same events"
+
+
+def test_the_blank_text_scenario_streams_blank_blocks_a_replay_must_leave_out():
+    """A replay sending the whitespace-only block back is refused with Anthropic's text; one leaving it out passes."""
+    with _provider("blank-text") as provider:
+        refused = _loop(provider)
+    texts = [b.get("text") for b in refused[0].json()["content"] if b["type"] == "text"]
+    assert texts == ["\n\n"], refused[0].text
+    assert refused[-1].status_code == 400, refused[-1].text
+    assert "text content blocks must contain non-whitespace text" in refused[-1].json()["error"]["message"]
+    with _provider("blank-text") as provider:
+        kept = _loop(provider, edit=lambda content: [b for b in content if b["type"] != "text" or b["text"].strip()])
+        violations = provider.record.violations
+    assert [a.status_code for a in kept] == [200, 200], [a.text for a in kept]
+    assert violations == [], [v.describe() for v in violations]
+    final = [b.get("text") for b in kept[-1].json()["content"] if b["type"] == "text"]
+    assert final[0] == "" and final[1].strip(), f"the answer opens with an empty text block: {final}"

@@ -9,7 +9,8 @@ per ``--session`` under ``$AGENT_STATE_DIR`` (default: a folder in the
 temporary directory) and runs up to eight rounds per turn. Each assistant
 message goes back exactly as the SDK accumulated it, every block in the
 order streamed, thinking with its signature, as Anthropic requires in a tool
-loop with thinking on.
+loop with thinking on; only text blocks that are empty or whitespace are
+left out, since Anthropic refuses those sent back.
 
 ``--bug reorder-thinking`` puts back incident `anthropic-replay-regrouped`
 (every thinking block moved to the front); ``--bug drop-signature`` puts back
@@ -44,7 +45,8 @@ def run_tool(name: str, arguments: dict) -> str:
 
 
 def replayed(content: list[dict], bug: str | None) -> list[dict]:
-    """The assistant content to keep: as received, unless a bug is asked for."""
+    """The assistant content to keep: as received but for blank text blocks, unless a bug is asked for."""
+    content = [b for b in content if not (b["type"] == "text" and not b["text"].strip())]
     if bug == "reorder-thinking":
         return [b for b in content if b["type"] == "thinking"] + [b for b in content if b["type"] != "thinking"]
     if bug == "drop-signature":

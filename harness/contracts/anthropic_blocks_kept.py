@@ -10,11 +10,12 @@ from harness.testing.anthropic_history import block_changes
 
 
 def assert_blocks_kept(got: object, want: list[dict], where: str) -> None:
-    """The wire ``content`` blocks ``got`` are ``want``: order, thinking, redacted data, calls, inputs, texts, none blank."""
+    """The wire ``content`` blocks ``got`` are ``want``: thinking, redacted data, order, calls, inputs, texts, none blank."""
     changes = block_changes(got, want)
-    assert "order" not in changes, f"the blocks' types in order are {changes.get('order')}; {where}"
+    # The opaque values first, each on its own: a change of shape never hides one lost or moved.
     assert "thinking" not in changes, f"thinking (text, signature) {changes.get('thinking')}; {where}"
     assert "redacted" not in changes, f"redacted_thinking data {changes.get('redacted')}; {where}"
+    assert "order" not in changes, f"the blocks' types in order are {changes.get('order')}; {where}"
     assert "calls" not in changes, f"tool_use (id, name) {changes.get('calls')}; {where}"
     assert "input" not in changes, (
         f"tool_use input (the parsed arguments, {{}} for \"\") {changes.get('input')}; {where}")

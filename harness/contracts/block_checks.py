@@ -13,17 +13,18 @@ from harness.rules import blocks
 def assert_same_turn(got: dict, want: dict, where: str) -> None:
     """``got`` is the turn ``want`` that was streamed, part by part; ``where`` names the input."""
     assert isinstance(got, dict), f"parse_stream returned {shown(got)}, but should return a turn; {where}"
+    # The opaque values first, each on its own: a change of shape never hides one lost or moved.
+    assert_signatures(got, want, where)
+    differs = blocks.opaque_values(got, want, "redacted_reasoning")
+    assert not differs, (
+        f"redacted data (k-th redacted block, got, expected) is not what was streamed, byte for byte: "
+        f"{shown(differs)}; {where}")
     differs = blocks.block_types(got, want)
     assert not differs, f"block types (position, got, expected) differ: {shown(differs)}; {where}"
     differs = blocks.texts(got, want, "text")
     assert not differs, f"text blocks' texts (k-th text block, got, expected) differ: {shown(differs)}; {where}"
     differs = blocks.texts(got, want, "reasoning")
     assert not differs, f"reasoning blocks' texts (k-th, got, expected) differ: {shown(differs)}; {where}"
-    assert_signatures(got, want, where)
-    differs = blocks.opaque_values(got, want, "redacted_reasoning")
-    assert not differs, (
-        f"redacted data (k-th redacted block, got, expected) is not what was streamed, byte for byte: "
-        f"{shown(differs)}; {where}")
     assert_calls(got, want, where)
     differs = blocks.stop_reason(got, want)
     assert not differs, f"stop reason (got, expected) differs: {shown(differs)}; {where}"

@@ -26,6 +26,8 @@ def assert_signatures_on_parts(got: object, want: dict, where: str) -> None:
 
 
 def assert_same_gemini_turn(got: dict, want: dict, where: str) -> None:
-    """``got`` is the Gemini turn ``want`` that was streamed, part by part; ``where`` names the input."""
-    assert_same_turn(*comparable(got, want), where)
+    """``got`` is the Gemini turn ``want`` that was streamed, part by part; ``where`` names the input.
+
+    The signatures first: an opaque value moved or dropped is reported whatever else differs."""
     assert_signatures_on_parts(got, want, where)
+    assert_same_turn(*comparable(got, want), where)

@@ -14,10 +14,13 @@ cut before the latest turn's answer) gives the messages of the next request:
   redacted data byte for byte, tool_use id, name and input (``{}`` for
   ``""``), texts; no empty text block;
 - each round's results open the next user message, one ``tool_result`` per
-  call (paired by id, any order), each with the persisted content; a turn's
-  question is a text block (or the string form) of the user message before
-  its first round, after any results;
-- roles alternate and the first message is the user's; judged as Anthropic
+  call (paired by id, any order), each with the persisted content (a string,
+  text blocks, or ``[]`` or nothing for an empty result); a turn's question
+  is the text (a text block, or the string form) of the user messages before
+  its first round, after any results: in the results' message or in one of
+  its own right after it (Anthropic takes either);
+- roles alternate (but for results and a question in two user messages)
+  and the first message is the user's; judged as Anthropic
   would judge it (thinking enabled when the latest turn thought; the rounds
   as sent), nothing is refused.
 
@@ -38,8 +41,8 @@ from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json, shown
 from harness.contracts.anthropic_blocks_kept import assert_blocks_kept
-from harness.rules.anthropic_history import refusals
-from harness.testing import anthropic_persisted_rounds, anthropic_wire_message, content_text
+from harness.rules.anthropic_history import refusals, tool_result_text
+from harness.testing import anthropic_persisted_rounds, anthropic_wire_message
 from harness.testing.anthropic_history import (
     INTERLEAVED_ANSWER,
     INTERLEAVED_TURN,
@@ -87,6 +90,21 @@ def test_each_round_renders_as_received(kernel, events):
                            f"round {n + 1}: rendered {clip_json(message, 1000)}")
 
 
+def _blocks(message: dict) -> list:
+    blocks = content_blocks(message)
+    return blocks if isinstance(blocks, list) else []
+
+
+def _users_after(messages: list, k: int) -> list[dict]:
+    """The user messages right after message ``k``, up to the next message of another role."""
+    users = []
+    for message in messages[k + 1:]:
+        if not (isinstance(message, dict) and message.get("role") == "user"):
+            break
+        users.append(message)
+    return users
+
+
 @given(events=anthropic_persisted_rounds())
 @example(events=PINNED)
 def test_results_open_the_next_user_message_and_questions_follow(kernel, events):
@@ -94,21 +112,21 @@ def test_results_open_the_next_user_message_and_questions_follow(kernel, events)
     at = [k for k, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"]
     for n, (k, event) in enumerate(zip(at, events)):
         calls = calls_of(event["blocks"])
-        following = messages[k + 1] if k + 1 < len(messages) else {}
-        blocks = content_blocks(following) if following.get("role") == "user" else []
+        users = _users_after(messages, k)
+        blocks = _blocks(users[0]) if users else []
         opening = [b for b in blocks[:len(calls)] if isinstance(b, dict) and b.get("type") == "tool_result"]
-        got = sorted((str(b.get("tool_use_id")), content_text(b.get("content")) if b.get("content") != "" else "")
-                     for b in opening)
+        got = sorted((str(b.get("tool_use_id")), tool_result_text(b)) for b in opening)
         want = sorted((r["tool_call_id"], r["content"]) for r in event["tool_results"])
         assert got == want, (
             f"round {n + 1}: the next message opens with the results {shown(got)}, but should open with one "
             f"tool_result per call, paired by id: {shown(want)}; {clip_json(messages[k:k + 2], 1200)}")
         question = events[n + 1]["input"] if n + 1 < len(events) else None
         if question:
-            texts = [b.get("text") for b in blocks[len(calls):] if isinstance(b, dict) and b.get("type") == "text"]
+            after = blocks[len(calls):] + [b for m in users[1:] for b in _blocks(m)]
+            texts = [b.get("text") for b in after if isinstance(b, dict) and b.get("type") == "text"]
             assert texts == [question], (
-                f"round {n + 2} asks {question!r}: after round {n + 1}'s results the user message should hold it as "
-                f"its text, holds {shown(texts)}")
+                f"round {n + 2} asks {question!r}: after round {n + 1}'s results the user's text should be it, "
+                f"is {shown(texts)}")
     first = content_blocks(messages[0]) if messages and messages[0].get("role") == "user" else []
     assert [b.get("text") for b in first if isinstance(b, dict)] == [events[0]["input"]], (
         f"the history should open with the user's question {events[0]['input']!r}: {clip_json(messages[:1], 500)}")

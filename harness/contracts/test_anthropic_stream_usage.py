@@ -18,7 +18,9 @@ with ``input_tokens`` and ``output_tokens``, ``message_delta`` with
 cumulative, and sends in ``message_start`` the input counts that
 ``message_delta`` may leave out. Robust for the splits of relays and
 translators (any key missing from either event, or no usage at all, which
-then decodes to no usage): shapes Anthropic never sends.
+then decodes to no usage: ``None``, or every count zero, as a client holding
+"no usage" as zeros has it; Anthropic never sends an all-zero usage, so the
+generated usages never are): shapes Anthropic never sends.
 
 Production fingerprint: token accounting that reads zero input tokens for
 every streamed turn, or twice the input and cache counts, or an output count
@@ -30,6 +32,7 @@ from hypothesis import example, given
 
 from harness.testing.anthropic_incident import PLAN, TURN
 from harness.clip import shown
+from harness.rules.blocks import no_usage
 from harness.testing import anthropic_streamed_turns as streamed_turns
 from harness.under_test.invoke import valid
 from harness.wire.anthropic_events import Plan, split_usage, turn_body
@@ -53,7 +56,9 @@ def _merged(stream, turn: dict, plan: Plan) -> None:
     usage = got.get("usage")
     where = f"message_start usage {shown(start)}, message_delta usage {shown(delta)}; stream: {shown(body)}"
     if start is None:
-        assert usage is None, f"usage={shown(usage)}, but neither message_start nor message_delta sent one; {where}"
+        assert no_usage(usage), (
+            f"usage={shown(usage)}, but neither message_start nor message_delta sent one (expected None, or every "
+            f"count zero); {where}")
         return
     assert isinstance(usage, dict), f"usage={shown(usage)}, but should be the merged usage object; {where}"
     kept = {key: usage.get(key, "<absent>") for key in start if key not in delta}

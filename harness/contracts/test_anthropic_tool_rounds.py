@@ -62,19 +62,14 @@ from hypothesis import example, given, strategies as st
 from harness.clip import clip_json, shown
 from harness.contracts.anthropic_blocks_kept import assert_blocks_kept
 from harness.contracts.anthropic_rounds import PINNED, PINNED_UNSAID, QUESTION, as_sent, run
-from harness.rules.anthropic_history import refusals
-from harness.testing import anthropic_tool_loops, anthropic_wire_message, content_text
+from harness.rules.anthropic_history import refusals, tool_result_text
+from harness.testing import anthropic_tool_loops, anthropic_wire_message
 from harness.testing.anthropic_history import calls_of, content_blocks
 from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.formats("anthropic")
 
 _loops = st.booleans().flatmap(lambda thinking: anthropic_tool_loops(thinking))
-
-
-def _result_text(block: dict) -> str | None:
-    content = block.get("content")
-    return content if isinstance(content, str) else content_text(content)
 
 
 def _outputs(call: dict) -> set[str]:
@@ -117,7 +112,7 @@ def test_every_call_is_answered_first_in_the_next_user_message(kernel, loop):
             f"the last message opens with {shown(ids)}, but should be a user message opening with one tool_result "
             f"per tool_use: {[c['id'] for c in calls]} (any order); {where}")
         by_id = {b.get("tool_use_id"): b for b in opening if isinstance(b, dict)}
-        carried = {i: _result_text(b) for i, b in by_id.items()}
+        carried = {i: tool_result_text(b) for i, b in by_id.items()}
         wrong = [f"{c['id']}: {shown(carried[c['id']])}, the tool returned one of {shown(sorted(_outputs(c)))}"
                  for c in calls if c["id"] in carried and carried[c["id"]] not in _outputs(c)]
         assert not wrong, f"tool results carry the wrong output: {'; '.join(wrong)}; {where}"

@@ -150,7 +150,8 @@ _count = st.integers(0, 10**6)
 @st.composite
 def _usages(draw) -> dict:
     """Usage objects as providers send them: the three counts, and their own extensions beside them."""
-    prompt, completion = draw(_count), draw(_count)
+    # Every request counts a prompt token at least: no provider sends an all-zero usage.
+    prompt, completion = draw(st.integers(1, 10**6)), draw(_count)
     usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
     if draw(st.booleans()):  # DeepSeek: context-cache hits and misses
         hit = draw(st.integers(0, prompt))

@@ -6,34 +6,27 @@ tools: ..." then "Observation: ..."); some end a turn on the model's plain
 text, others only through a final-answer tool of their own; many wrap the
 user's prompt in a template. The wire checks hold an agent to what it sends
 in its own style; these helpers tell which style a request shows.
+
+Structure is judged first: a request that carries any call as structure (an
+assistant's ``tool_calls``, well formed or not, or a ``tool`` message) is in
+the structured style, so a garbled call (an empty id and name, several calls
+merged into one) is the wire checks' to report, never a style.
 """
 
 from __future__ import annotations
 
-import json
+from harness.rules.text import content_text
 
 
-def content_text(content) -> str:
-    """A message's content as text: a string as is, a list of parts as its text parts joined."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
-    return "" if content is None else json.dumps(content, ensure_ascii=False)
-
-
-def structured_ids(messages: list[dict]) -> set:
-    """The call ids the messages carry as structure: assistant ``tool_calls`` and ``tool`` messages' answers."""
-    ids = {m.get("tool_call_id") for m in messages if m.get("role") == "tool"}
-    for message in messages:
-        if message.get("role") == "assistant":
-            ids |= {c.get("id") for c in message.get("tool_calls") or () if isinstance(c, dict)}
-    return ids - {None}
+def carries_calls(messages: list[dict]) -> bool:
+    """Whether any message carries calls as structure: an assistant's ``tool_calls`` or a ``tool`` message."""
+    return any(m.get("role") == "tool" or (m.get("role") == "assistant" and m.get("tool_calls")) for m in messages)
 
 
 def replayed_as_text(messages: list[dict], calls: list[dict]) -> bool:
-    """Whether ``messages`` replay the streamed ``calls`` as text: none of them as structure, every name in words."""
-    if not calls or structured_ids(messages) & {c["id"] for c in calls}:
+    """Whether ``messages`` replay the streamed ``calls`` as text: no call as structure, every name in the
+    assistant's words (a name in the system prompt or the user's question is no replay)."""
+    if not calls or carries_calls(messages):
         return False
-    text = "\n".join(content_text(m.get("content")) for m in messages)
-    return all(c["name"] in text for c in calls)
+    said = "\n".join(content_text(m.get("content")) or "" for m in messages if m.get("role") == "assistant")
+    return all(c["name"] in said for c in calls)

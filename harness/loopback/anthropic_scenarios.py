@@ -16,12 +16,13 @@ import base64
 import hashlib
 import json
 
+from harness.loopback.round_script import BLANK_TEXTS
 from harness.loopback.round_types import Round, RoundScenario
 from harness.loopback.schema_args import arguments_for
 from harness.wire.anthropic_events import Plan, turn_body
 
 # Block kinds a round is written from: thinking (signed), redacted thinking, text, a tool call, a zero-argument call.
-KINDS = ("thinking", "redacted", "text", "call", "call0")
+KINDS = ("thinking", "redacted", "text", "call", "call0", *BLANK_TEXTS)
 ERROR_AT = 4  # the event an error round's overloaded_error replaces: after message_start and its first block
 
 
@@ -79,6 +80,8 @@ def turn_for(scenario: RoundScenario, body: dict, allowed: frozenset[str] | None
                            f"dann antworten ({k}).", "signature": _opaque(f"{seed}/{k}")})
         elif kind == "redacted":
             blocks.append({"type": "redacted_reasoning", "data": "EmwK" + _opaque(f"{seed}/redacted/{k}")})
+        elif kind in BLANK_TEXTS:
+            blocks.append({"type": "text", "text": BLANK_TEXTS[kind]})
         elif kind == "text":
             blocks.append({"type": "text", "text": f"Ich sehe nach (round {round_ + 1})." if "call" in step.kinds
                            or "call0" in step.kinds else f"Done: Zürich 18 °C, 東京 21 °C (turn {turn + 1})."})
@@ -114,4 +117,7 @@ SCENARIOS: dict[str, RoundScenario] = {s.name: s for s in (
                      ((Round(("thinking",) + ("call",) * 12), Round(("text",))),)),
     RoundScenario("stream-error", "an overloaded_error event after the first block; then a normal turn", "wire",
                      ((Round(("text",), error=True),), (_THINK_CALL, Round(("text",))))),
+    RoundScenario("blank-text", "a whitespace-only text block between signed thinking and a call, an empty one "
+                     "before the answer (Anthropic refuses both sent back)", "wire",
+                     ((Round(("thinking", "blank", "call")), Round(("empty", "text"))),), "anthropic-empty-text"),
 )}

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 
 from harness.loopback.request_body import NOT_OBJECT, SHAPE, BodyFault
-from harness.loopback.round_script import NO_TOOL, allowed, round_calls, round_text
+from harness.loopback.round_script import BLANK_TEXTS, NO_TOOL, allowed, round_calls, round_text
 from harness.loopback.round_types import Round, RoundScenario
 from harness.loopback.strict_route import WireFormat
 from harness.loopback.turn_position import MODEL, OTHER, PROMPT, opaque, position
@@ -122,6 +122,8 @@ def turn_for(scenario: RoundScenario, body: dict, allowed_tools: frozenset[str] 
                            f"(Zug {turn + 1}).", "signature": ""})
         elif kind == "text":
             blocks.append({"type": "text", "text": round_text(step.kinds, turn, round_)})
+        elif kind in BLANK_TEXTS:
+            blocks.append({"type": "text", "text": BLANK_TEXTS[kind]})
         elif call is not None:
             block = {"type": "tool_call", "id": "", "name": call[0], "arguments": call[1]}
             if not any(b["type"] == "tool_call" for b in blocks):  # Gemini signs the first call of a step only
@@ -171,6 +173,10 @@ SCENARIOS: dict[str, RoundScenario] = {s.name: s for s in (
     RoundScenario("stream-error", "an error chunk after the first part; then a normal turn", "wire",
                      ((Round(("thinking", "text"), error=True),), (_THINK_CALL, Round(("text",)))),
                      "gemini-stream-drops-calls"),
+    RoundScenario("blank-text", "a whitespace-only text part before a signed call; an answer ending on an empty "
+                     "part that carries only its signature", "wire",
+                     ((Round(("thinking", "blank", "call")), Round(("text", "empty"))),),
+                     "gemini-signature-aggregation"),
 )}
 
 GEMINI = WireFormat(

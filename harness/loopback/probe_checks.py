@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 
 from harness.clip import clip
-from harness.loopback.agent_style import content_text, replayed_as_text
+from harness.loopback.agent_style import replayed_as_text
 from harness.loopback.exchanges import Exchange
 from harness.loopback.provider_profiles import DeepSeekProfile, Profile
 from harness.loopback.scenarios import PARTIAL, Scenario
@@ -20,6 +20,7 @@ from harness.outcomes.checks import FAILED, NOT_APPLICABLE, PASSED, CheckResult,
 from harness.rules.pairing import same_arguments
 from harness.rules.reasoning import DEEPSEEK_EFFORT_RUNG, FORMAT_EFFORTS
 from harness.rules.registry import RULES
+from harness.rules.text import content_text
 
 AGENT_FINISHED = "agent-finished"
 NO_REQUEST = "the agent sent no request to the provider"
@@ -203,7 +204,7 @@ def _assistant_for(messages: list[dict], streamed) -> int | None:
             continue
         if ids and {c.get("id") for c in message.get("tool_calls") or () if isinstance(c, dict)} & ids:
             return n
-        if not ids and streamed.text and message.get("content") == streamed.text:
+        if not ids and streamed.text and content_text(message.get("content")) == streamed.text:
             return n
     return None
 
@@ -261,7 +262,7 @@ def _history_replayed(scenario: Scenario, exchanges: list[Exchange], runs: list[
         first = by_number.get(run.first_request)
         if first is None or first.json is None:
             continue
-        users = [content_text(m.get("content")) for m in first.messages if m.get("role") == "user"]
+        users = [content_text(m.get("content")) or "" for m in first.messages if m.get("role") == "user"]
         for earlier in runs[: run.turn]:
             if earlier.returncode != 0:
                 continue  # a turn the agent gave up is not history
@@ -317,8 +318,7 @@ def _error_not_persisted(scenario: Scenario, exchanges: list[Exchange]) -> Check
         return _na(result, "no request followed the failed stream")
     for exchange in later:
         for n, message in enumerate(exchange.messages):
-            content = message.get("content")
-            if message.get("role") == "assistant" and isinstance(content, str) and PARTIAL in content:
+            if message.get("role") == "assistant" and PARTIAL in (content_text(message.get("content")) or ""):
                 result.findings.append(Finding(exchange.number, n, "the text streamed before the error is in the "
                                                "history as an answer", exchange.excerpt(n)))
     return _settle(result)

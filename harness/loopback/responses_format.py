@@ -18,7 +18,7 @@ import json
 
 from harness.loopback import answers
 from harness.loopback.request_body import SHAPE, BodyFault
-from harness.loopback.round_script import NO_TOOL, allowed, round_calls, round_text
+from harness.loopback.round_script import BLANK_TEXTS, NO_TOOL, allowed, round_calls, round_text
 from harness.loopback.round_types import Round, RoundScenario
 from harness.loopback.strict_route import WireFormat
 from harness.loopback.turn_position import MODEL, OTHER, PROMPT, opaque, position, short_id
@@ -103,6 +103,8 @@ def turn_for(scenario: RoundScenario, body: dict, allowed_tools: frozenset[str] 
                            "signature": "gAAAAA" + opaque(f"{seed}/{k}"), "item_id": f"rs_{mark}"})
         elif kind == "text":
             blocks.append({"type": "text", "text": round_text(step.kinds, turn, round_), "item_id": f"msg_{mark}"})
+        elif kind in BLANK_TEXTS:
+            blocks.append({"type": "text", "text": BLANK_TEXTS[kind], "item_id": f"msg_{mark}"})
         elif call is not None:
             blocks.append({"type": "tool_call", "id": f"call_{mark}", "name": call[0], "arguments": call[1],
                            "item_id": f"fc_{mark}"})
@@ -141,6 +143,8 @@ SCENARIOS: dict[str, RoundScenario] = {s.name: s for s in (
     RoundScenario("stream-error", "an error event after the first item; then a normal turn", "wire",
                      ((Round(("text",), error=True),), (_THINK_CALL, Round(("text",)))),
                      "responses-incomplete-as-complete"),
+    RoundScenario("blank-text", "a message item of only whitespace between reasoning and a call; an empty one "
+                     "before the answer", "wire", ((Round(("thinking", "blank", "call")), Round(("empty", "text"))),)),
 )}
 
 RESPONSES = WireFormat(

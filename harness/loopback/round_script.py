@@ -5,7 +5,10 @@ A round is a tuple of kinds (:class:`harness.loopback.round_types.Round`):
 allows, in name order, with arguments from the tool's schema
 (:mod:`.schema_args`); ``"call0"`` calls one that needs no argument, when
 the agent has one. A round with calls says it is looking; one without gives
-the answer, with characters beyond ASCII.
+the answer, with characters beyond ASCII. ``"empty"`` and ``"blank"`` are
+text blocks holding nothing or only whitespace, as models stream them beside
+calls and answers: decoders must take them, and a replay must not send back
+what the provider refuses of them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from harness.loopback.schema_args import arguments_for
 
 CALL_KINDS = ("call", "call0")
+BLANK_TEXTS = {"empty": "", "blank": "\n\n"}  # kind -> the text of a text block that says nothing
 NO_TOOL = "I have no tool I may use for that, so here is my answer."
 
 

@@ -40,6 +40,7 @@ WIRES: dict[str, Wire] = {wire.format.name: wire for wire in (
         Case("zero-argument-tool", Delivery("inside-utf8", delay=PAUSE)),
         Case("parallel-12", Delivery("bytes", 7)),
         Case("stream-error", Delivery()),
+        Case("blank-text", Delivery("inside-utf8", delay=PAUSE)),
     )),
     Wire(RESPONSES, "/v1", (
         Case("reasoning-tools", Delivery("inside-events", delay=PAUSE)),
@@ -47,6 +48,7 @@ WIRES: dict[str, Wire] = {wire.format.name: wire for wire in (
         Case("reasoning-text", Delivery("inside-utf8", delay=PAUSE)),
         Case("zero-argument-tool", Delivery("inside-crlf", delay=PAUSE)),
         Case("stream-error", Delivery()),
+        Case("blank-text", Delivery("inside-events", delay=PAUSE)),
     )),
     Wire(GEMINI, "", (
         Case("signed-calls", Delivery("inside-events", delay=PAUSE)),
@@ -54,6 +56,7 @@ WIRES: dict[str, Wire] = {wire.format.name: wire for wire in (
         Case("parallel-rounds", Delivery("inside-utf8", delay=PAUSE)),
         Case("zero-argument-tool", Delivery("inside-crlf", delay=PAUSE)),
         Case("stream-error", Delivery()),
+        Case("blank-text", Delivery("bytes", 5)),
     )),
 )}
 

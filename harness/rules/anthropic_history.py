@@ -12,7 +12,9 @@ The rules, by the Messages documentation:
 
 - ``role`` is ``user`` or ``assistant``; the system prompt is the top-level
   ``system`` field, never a message. The first message is a user's, and the
-  roles alternate.
+  roles alternate, except that a user message holding only tool results may
+  be followed by the user's next text in a message of its own (Anthropic
+  combines consecutive user turns; no document or 400 requires one message).
 - Content is non-empty (a string or a list of blocks), except in a final
   assistant message; text blocks are not blank (empty or only whitespace), in tool results too;
   ``redacted_thinking`` carries its ``data``.
@@ -163,6 +165,23 @@ def _leading_results(message: object) -> list[dict]:
     return run
 
 
+def _only_results(message: object) -> bool:
+    blocks = _blocks(message)
+    return bool(blocks) and len(_leading_results(message)) == len(blocks)
+
+
+def tool_result_text(block: dict) -> str | None:
+    """The text a ``tool_result`` carries: its string content, or its text blocks joined; absent or ``[]``: ``""``
+    (the API takes both for an empty result). ``None`` for content that is not a form of text."""
+    content = block.get("content", "")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(isinstance(b, dict) and b.get("type") == "text"
+                                         and isinstance(b.get("text"), str) for b in content):
+        return "".join(b["text"] for b in content)
+    return None
+
+
 def _roles(messages: list[dict]) -> list[Refusal]:
     found = []
     previous = None
@@ -174,7 +193,7 @@ def _roles(messages: list[dict]) -> list[Refusal]:
             continue
         if n == 0 and role != "user":
             found.append(Refusal(FIRST_USER, "messages.0.role", FIRST_USER_TEXT))
-        if role == previous:
+        if role == previous and not (role == "user" and _only_results(messages[n - 1])):
             found.append(Refusal(ROLES_ALTERNATE, f"messages.{n}.role", ALTERNATE_TEXT.format(role=role)))
         previous = role
     return found

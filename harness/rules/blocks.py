@@ -90,9 +90,27 @@ def stop_reason(got: dict, want: dict) -> list[tuple]:
     return [] if got.get("stop_reason") == want.get("stop_reason") else [(got.get("stop_reason"), want.get("stop_reason"))]
 
 
+def no_usage(value: object) -> bool:
+    """``value`` says no tokens were counted: ``None``, or a usage whose every count, at any depth, is zero.
+
+    No provider sends an all-zero usage, so a client that holds "no usage" as
+    zeros tells apart every usage the wire can tell apart.
+    """
+    return value is None or isinstance(value, dict) and _counts_nothing(value)
+
+
+def _counts_nothing(value: object) -> bool:
+    if isinstance(value, dict):
+        return all(_counts_nothing(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_counts_nothing(v) for v in value)
+    return value is None or value == 0 or isinstance(value, str)  # a string is a label (a modality), not a count
+
+
 def usage(got: dict, want: dict) -> list[tuple]:
-    """``[(got, expected)]`` when the usage differs (every key, with its value; ``None`` when none was sent)."""
-    return [] if got.get("usage") == want.get("usage") else [(got.get("usage"), want.get("usage"))]
+    """``[(got, expected)]`` when the usage differs (every key, with its value; none sent: ``None`` or all zeros)."""
+    same = got.get("usage") == want.get("usage") or (want.get("usage") is None and no_usage(got.get("usage")))
+    return [] if same else [(got.get("usage"), want.get("usage"))]
 
 
 def block_values(got: dict, want: dict, kind: str, key: str) -> list[tuple]:

@@ -33,7 +33,9 @@ The rules:
   standard or URL-safe base64, padded or not), none moved to another part,
   none added ("Corrupted thought signature."). A part sent back is
   matched, in order, to the next sent part that says the same (its text and
-  kind, or its call's name, ``args`` and id), so parts left out (an empty
+  kind, or its call's name, ``args`` and the id Gemini gave it, if any: an
+  id a client added to a call sent without one still names that call, and
+  Gemini documents no answer to such an id), so parts left out (an empty
   text, a thought summary) move no signature; a sent part that carries
   nothing (empty text, unsigned) is matched to nothing.
 """
@@ -190,6 +192,13 @@ def _key(part: object) -> tuple:
     return ("text", part.get("text") or "", part.get("thought") is True)
 
 
+def _says_same(sent: tuple, back: tuple) -> bool:
+    """Whether a part sent back says what the sent part said: a call's id counts only where Gemini sent one."""
+    if sent[0] == back[0] == "call" and sent[3] is None:
+        return sent[:3] == back[:3]
+    return sent == back
+
+
 def _carries_something(part: dict) -> bool:
     return "functionCall" in part or bool(part.get("text")) or bool(part.get("thoughtSignature"))
 
@@ -207,7 +216,7 @@ def _as_sent(contents: list, sent: list[dict]) -> list[Refusal]:
         at = 0
         for m, part in enumerate(parts_of(contents[n])):
             got = part.get("thoughtSignature") if isinstance(part, dict) else None
-            match = next((j for j in range(at, len(want)) if want[j][0] == _key(part)), None)
+            match = next((j for j in range(at, len(want)) if _says_same(want[j][0], _key(part))), None)
             if match is not None:
                 at = match + 1
             if got is not None and (match is None or signature_bytes(want[match][1]) != signature_bytes(got)):

@@ -56,9 +56,11 @@ text_blocks = st.builds(lambda t: {"type": "text", "text": t}, any_text)
 reasoning_blocks = st.builds(lambda t, s: {"type": "reasoning", "text": t, "signature": s}, any_text, opaque)
 redacted_blocks = st.builds(lambda d: {"type": "redacted_reasoning", "data": d}, opaque)
 
-# The usage of a turn as Anthropic streams it: input and output counts always, cache and server-tool counts when they apply.
+# The usage of a turn as Anthropic streams it: input and output counts always (a finished turn counts an output token
+# at least, so never every count zero: :func:`harness.rules.blocks.no_usage`), cache and server-tool counts when they
+# apply.
 usages = st.fixed_dictionaries(
-    {"input_tokens": st.integers(0, 200_000), "output_tokens": st.integers(0, 64_000)},
+    {"input_tokens": st.integers(0, 200_000), "output_tokens": st.integers(1, 64_000)},
     optional={"cache_creation_input_tokens": st.integers(0, 10_000),
               "cache_read_input_tokens": st.integers(0, 10_000),
               "server_tool_use": st.fixed_dictionaries({"web_search_requests": st.integers(0, 5)})})

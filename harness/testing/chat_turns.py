@@ -28,10 +28,12 @@ _ID = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 # Text as models stream it, and text that looks like the framing around it.
 texts = st.one_of(any_text, st.sampled_from([" ", "\n\n", "[DONE]", "data: [DONE]", ": ping", "思考 🧠"])).filter(bool)
+# A usage as providers send it: every request counts a prompt token at least, so never every count zero
+# (:func:`harness.rules.blocks.no_usage`).
 usages = st.one_of(st.none(), st.builds(
     lambda prompt, completion: {"prompt_tokens": prompt, "completion_tokens": completion,
                                 "total_tokens": prompt + completion},
-    st.integers(0, 200_000), st.integers(0, 64_000)))
+    st.integers(1, 200_000), st.integers(0, 64_000)))
 chat_framings = st.tuples(framings, st.booleans()).map(lambda pair: replace(pair[0], done=pair[1]))
 
 

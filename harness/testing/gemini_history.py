@@ -128,7 +128,7 @@ def wire_content(turn: dict) -> dict:
 
 
 # The sub-rules part_changes reports on, each on its own so that one never hides another.
-PART_RULES = ("order", "thought", "text", "calls", "ids", "args", "signatures", "empty")
+PART_RULES = ("signatures", "order", "thought", "text", "calls", "ids", "args", "empty")
 
 
 def _kind(part: object) -> str:
@@ -144,34 +144,71 @@ def _call(part: dict) -> dict:
     return call if isinstance(call, dict) else {}
 
 
+def _runs(parts: list) -> list:
+    """``parts`` as Gemini tells them apart when sent back: a call or a signed part as it is, each run of adjacent
+    unsigned parts of one kind (text, thought) as one part holding their texts joined, parts that carry nothing
+    left out. The documentation forbids merging a signed part, not merging unsigned text."""
+    runs: list = []
+    for part in parts:
+        if not isinstance(part, dict) or "functionCall" in part or part.get("thoughtSignature"):
+            runs.append(part)
+        elif not part.get("text"):
+            continue
+        elif runs and isinstance(runs[-1], dict) and _unsigned_text(runs[-1]) and _kind(runs[-1]) == _kind(part):
+            runs[-1] = {**runs[-1], "text": runs[-1]["text"] + part["text"]}
+        else:
+            runs.append(part)
+    return runs
+
+
+def _unsigned_text(part: dict) -> bool:
+    return "functionCall" not in part and not part.get("thoughtSignature") and isinstance(part.get("text"), str)
+
+
+def _signed(parts: list) -> list[tuple]:
+    """Each signed part in order: its kind, what it says (its text, or which call: its place among the calls and its
+    name) and its signature's bytes (standard or URL-safe base64 read alike)."""
+    calls = [p for p in parts if isinstance(p, dict) and "functionCall" in p]
+    return [(_kind(p), (calls.index(p), _call(p).get("name")) if "functionCall" in p else p.get("text"),
+             signature_bytes(p["thoughtSignature"]))
+            for p in parts if isinstance(p, dict) and p.get("thoughtSignature")]
+
+
 def part_changes(got: object, want: list[dict]) -> dict[str, str]:
     """How the wire parts ``got`` differ from ``want``, by sub-rule (:data:`PART_RULES`); absent: no change.
 
-    ``order``: the part kinds in order; ``thought`` and ``text``: the texts of
-    each kind in order; ``calls``: each call's name, in order; ``ids``: each
-    call's id, present exactly when the call had one; ``args``: each call's
-    ``args`` as a JSON value (absent is ``{}``); ``signatures``: each part's
-    ``thoughtSignature`` in order, the same bytes (standard or URL-safe base64),
-    absent where none came;
-    ``empty``: a part that carries nothing (empty text, no signature).
+    ``signatures``: each signed part, in order, with what it says and its
+    ``thoughtSignature`` (the same bytes, standard or URL-safe base64): none
+    dropped, moved, added or merged with another part, whatever the shape of
+    the unsigned parts around it. The shape sub-rules read the parts as
+    :func:`_runs` does (adjacent unsigned texts of one kind as one): ``order``:
+    the part kinds in order; ``thought`` and ``text``: the texts of each kind
+    in order; ``calls``: each call's name, in order; ``ids``: each call's id,
+    present exactly when the call had one; ``args``: each call's ``args`` as a
+    JSON value (absent is ``{}``); ``empty``: a part that carries nothing
+    (empty text, no signature).
     """
     got = got if isinstance(got, list) else []
     dicts = [p for p in got if isinstance(p, dict)]
+    changes = {}
+    signed = (_signed(got), _signed(want))
+    if signed[0] != signed[1]:
+        changes["signatures"] = (f"{shown(signed[0])}, but should be {shown(signed[1])} (kind, text or (k-th call, "
+                                 "name), signature bytes of each signed part, in order)")
+    runs, want_runs = _runs(got), _runs(want)
+    run_dicts = [p for p in runs if isinstance(p, dict)]
     pairs = {
-        "order": ([_kind(p) for p in got], [_kind(p) for p in want]),
-        "thought": ([p.get("text") for p in dicts if _kind(p) == "thought"],
-                    [p["text"] for p in want if _kind(p) == "thought"]),
-        "text": ([p.get("text") for p in dicts if _kind(p) == "text" and p.get("text")],
-                 [p["text"] for p in want if _kind(p) == "text" and p["text"]]),
+        "order": ([_kind(p) for p in runs], [_kind(p) for p in want_runs]),
+        "thought": ([p.get("text") for p in run_dicts if _kind(p) == "thought"],
+                    [p["text"] for p in want_runs if _kind(p) == "thought"]),
+        "text": ([p.get("text") for p in run_dicts if _kind(p) == "text" and p.get("text")],
+                 [p["text"] for p in want_runs if _kind(p) == "text" and p["text"]]),
         "calls": ([_call(p).get("name") for p in dicts if "functionCall" in p],
                   [p["functionCall"]["name"] for p in want if "functionCall" in p]),
         "ids": ([_call(p).get("id") for p in dicts if "functionCall" in p],
                 [p["functionCall"].get("id") for p in want if "functionCall" in p]),
     }
-    changes = {rule: f"{shown(g)}, but should be {shown(w)}" for rule, (g, w) in pairs.items() if g != w}
-    signatures = ([p.get("thoughtSignature") for p in dicts], [p.get("thoughtSignature") for p in want])
-    if [signature_bytes(v) for v in signatures[0]] != [signature_bytes(v) for v in signatures[1]]:
-        changes["signatures"] = f"{shown(signatures[0])}, but should be {shown(signatures[1])} (the same bytes)"
+    changes |= {rule: f"{shown(g)}, but should be {shown(w)}" for rule, (g, w) in pairs.items() if g != w}
     got_args = [_call(p).get("args", {}) for p in dicts if "functionCall" in p]
     want_args = [p["functionCall"].get("args", {}) for p in want if "functionCall" in p]
     wrong = [f"call {k}: {shown(g)}, but should be {shown(w)}" for k, (g, w) in enumerate(zip(got_args, want_args))

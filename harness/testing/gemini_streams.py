@@ -29,8 +29,9 @@ _ID = "abcdefghijklmnopqrstuvwxyz0123456789"
 _NAME = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _COUNT = st.integers(0, 1_000_000)
 
+# Every request counts a prompt token at least, so never every count zero (:func:`harness.rules.blocks.no_usage`).
 usages = st.one_of(st.none(), st.fixed_dictionaries(
-    {"promptTokenCount": _COUNT, "candidatesTokenCount": _COUNT, "totalTokenCount": _COUNT},
+    {"promptTokenCount": st.integers(1, 1_000_000), "candidatesTokenCount": _COUNT, "totalTokenCount": _COUNT},
     optional={"thoughtsTokenCount": _COUNT, "cachedContentTokenCount": _COUNT,
               "promptTokensDetails": st.lists(st.fixed_dictionaries(
                   {"modality": st.sampled_from(["TEXT", "IMAGE"]), "tokenCount": _COUNT}), max_size=2)}))

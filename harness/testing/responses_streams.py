@@ -19,9 +19,10 @@ from harness.wire.responses_events import Plan, in_order, items_of
 _ID = "abcdefghijklmnopqrstuvwxyz0123456789"
 _NAME = _ID + "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
 
-# Every key is required in the API reference's ResponseUsage object, so the provider always sends all five.
+# Every key is required in the API reference's ResponseUsage object, so the provider always sends all five; every
+# request counts an input token at least, so never every count zero (:func:`harness.rules.blocks.no_usage`).
 usages = st.one_of(st.none(), st.fixed_dictionaries(
-    {"input_tokens": st.integers(0, 200_000),
+    {"input_tokens": st.integers(1, 200_000),
      "input_tokens_details": st.fixed_dictionaries({"cached_tokens": st.integers(0, 10_000)}),
      "output_tokens": st.integers(0, 64_000),
      "output_tokens_details": st.fixed_dictionaries({"reasoning_tokens": st.integers(0, 10_000)}),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from harness.testing.shapes import Shape
+from harness.testing.shapes import relay
 
 # Per wire block type: its delta types, each with the key it travels under and the key it fills in the start.
 _VALUES = {
@@ -87,13 +87,13 @@ def _bare_message(events: list) -> list:
 
 
 SHAPES = (
-    Shape("text whole in content_block_start", "relays replaying a whole answer", _whole_in_start("text")),
-    Shape("thinking and signature whole in content_block_start", "relays replaying a whole answer",
+    relay("text whole in content_block_start", "relays replaying a whole answer", _whole_in_start("text")),
+    relay("thinking and signature whole in content_block_start", "relays replaying a whole answer",
           _whole_in_start("thinking")),
-    Shape("tool input whole in content_block_start", "translators of whole calls", _whole_in_start("tool_use")),
-    Shape("blocks stopped after message_delta", "relays that close the message first", _stops_late),
-    Shape("blocks never stopped", "relays that send no content_block_stop", _never_stopped),
-    Shape("all usage in message_delta", "relays without usage at the start", _usage_at_end),
-    Shape("usage in a message_delta of its own", "relays that forward usage as it comes", _usage_in_own_delta),
-    Shape("message_start without id, model, stop fields", "relays", _bare_message),
+    relay("tool input whole in content_block_start", "translators of whole calls", _whole_in_start("tool_use")),
+    relay("blocks stopped after message_delta", "relays that close the message first", _stops_late),
+    relay("blocks never stopped", "relays that send no content_block_stop", _never_stopped),
+    relay("all usage in message_delta", "relays without usage at the start", _usage_at_end),
+    relay("usage in a message_delta of its own", "relays that forward usage as it comes", _usage_in_own_delta),
+    relay("message_start without id, model, stop fields", "relays", _bare_message),
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from harness.testing.shapes import Shape
+from harness.testing.shapes import Shape, relay
 
 
 def _choices(events: list) -> Iterator[dict]:
@@ -149,15 +149,15 @@ def _usage_null_before(events: list) -> list:
 
 SHAPES = (
     Shape("role on every delta", "servers that write each delta whole", _deltas(_role_everywhere)),
-    Shape("no role", "servers that leave the role out", _deltas(_no_role)),
-    Shape("content null beside calls", "OpenAI", _deltas(_content_null_beside_calls), refusable=False),
-    Shape("call identity on every fragment", "gateways translating whole calls", _head_repeated),
-    Shape("call identity null after the first fragment", "proxies replaying SDK dumps", _head_null),
-    Shape("no call type", "servers that leave type out", _no_type),
-    Shape("every call at index 0", "Gemini, Ollama and translating gateways", _renumbered(_at_zero)),
-    Shape("calls without index", "servers that omit index", _renumbered(_no_index)),
+    Shape("content null beside calls", "OpenAI", _deltas(_content_null_beside_calls)),
     Shape("finish on the last delta", "vLLM and most compatible servers", _finish_on_last_delta),
     Shape("usage on the finish chunk", "DeepSeek and compatible servers", _usage_on_finish),
-    Shape("usage chunk without choices", "compatible servers", _usage_without_choices),
-    Shape("usage null on every other chunk", "OpenAI with include_usage", _usage_null_before, refusable=False),
+    Shape("usage null on every other chunk", "OpenAI with include_usage", _usage_null_before),
+    relay("no role", "servers that leave the role out", _deltas(_no_role)),
+    relay("call identity on every fragment", "gateways translating whole calls", _head_repeated),
+    relay("call identity null after the first fragment", "proxies replaying SDK dumps", _head_null),
+    relay("no call type", "servers that leave type out", _no_type),
+    relay("every call at index 0", "Gemini, Ollama and translating gateways", _renumbered(_at_zero)),
+    relay("calls without index", "servers that omit index", _renumbered(_no_index)),
+    relay("usage chunk without choices", "compatible servers", _usage_without_choices),
 )

@@ -2,19 +2,19 @@
 
 The codec writes the finish reason and the turn's usage on the last chunk
 with parts, every candidate with its ``role`` and ``index``, and a signature
-on an empty text part as that part. Gemini itself also sends usage on every
-chunk and the finish in a chunk of its own (with no parts, or a content with
-only its role); relays send usage in a chunk without candidates, the proto
-default ``FINISH_REASON_UNSPECIFIED`` on every unfinished chunk, a
-signature-only part with no ``text`` key, and leave out ``role``, ``index``
-and the response's metadata.
+on an empty text part with its ``text``. Gemini itself also sends usage on
+every chunk or on the last only, the finish in a chunk of its own, a
+signature-only part without ``text``, and leaves out the optional ``role``
+and ``index``; relays send a finishing content with only its role, usage in a
+chunk without candidates, the proto default ``FINISH_REASON_UNSPECIFIED`` on
+every unfinished chunk, and leave out the response's metadata.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from harness.testing.shapes import Shape
+from harness.testing.shapes import Shape, relay
 
 _METADATA = ("modelVersion", "responseId")
 
@@ -98,15 +98,15 @@ def _chunks(events: list) -> list[dict]:
 
 
 SHAPES = (
-    Shape("usage on every chunk", "Gemini", _usage_everywhere, refusable=False),
-    Shape("usage on the last chunk only", "relays", _usage_last_only),
-    Shape("finish in a chunk of its own", "Gemini", _finish_alone(None), refusable=False),
-    Shape("finish in a chunk whose content has only its role", "relays", _finish_alone({"role": "model"})),
-    Shape("usage in a chunk without candidates", "relays", _usage_alone),
-    Shape("FINISH_REASON_UNSPECIFIED before the finish", "relays writing proto defaults", _interim_unspecified),
-    Shape("signature-only part without text", "Gemini", _signature_alone, refusable=False),
-    Shape("content without role", "relays", _drop(_contents, "role")),
-    Shape("candidate without index", "relays", _drop(_candidates, "index")),
-    Shape("no modelVersion", "relays", _drop(_chunks, "modelVersion")),
-    Shape("no responseId", "relays", _drop(_chunks, "responseId")),
+    Shape("usage on every chunk", "Gemini", _usage_everywhere),
+    Shape("usage on the last chunk only", "Gemini", _usage_last_only),
+    Shape("finish in a chunk of its own", "Gemini", _finish_alone(None)),
+    Shape("signature-only part without text", "Gemini", _signature_alone),
+    Shape("content without role", "Gemini (role is optional)", _drop(_contents, "role")),
+    Shape("candidate without index", "Gemini (index is optional)", _drop(_candidates, "index")),
+    relay("finish in a chunk whose content has only its role", "relays", _finish_alone({"role": "model"})),
+    relay("usage in a chunk without candidates", "relays", _usage_alone),
+    relay("FINISH_REASON_UNSPECIFIED before the finish", "relays writing proto defaults", _interim_unspecified),
+    relay("no modelVersion", "relays", _drop(_chunks, "modelVersion")),
+    relay("no responseId", "relays", _drop(_chunks, "responseId")),
 )

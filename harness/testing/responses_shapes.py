@@ -1,4 +1,4 @@
-"""The shapes of a Responses stream (:mod:`harness.testing.shapes`): which identity each event carries, where values ride.
+"""The shapes of a Responses stream (:mod:`harness.testing.shapes`): which identity events carry, where values ride.
 
 The API names each fragment by both ``item_id`` and ``output_index``, streams
 values as deltas, closes each part and item with its whole value, and repeats
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from harness.testing.shapes import Shape
+from harness.testing.shapes import relay
 
 _DELTAS = {"response.output_text.delta", "response.reasoning_summary_text.delta",
            "response.function_call_arguments.delta"}
@@ -68,16 +68,16 @@ def _completed_without_output(events: list) -> list:
 
 
 SHAPES = (
-    Shape("events without item_id", "relays that name items by output_index", _drop_key("item_id", _OF_AN_ITEM)),
-    Shape("events without output_index", "relays that name items by item_id", _drop_key("output_index", _OF_AN_ITEM)),
-    Shape("text only in .done events", "relays that do not stream text",
+    relay("events without item_id", "relays that name items by output_index", _drop_key("item_id", _OF_AN_ITEM)),
+    relay("events without output_index", "relays that name items by item_id", _drop_key("output_index", _OF_AN_ITEM)),
+    relay("text only in .done events", "relays that do not stream text",
           _without({"response.output_text.delta", "response.reasoning_summary_text.delta"})),
-    Shape("arguments only in .done events", "relays that do not stream arguments",
+    relay("arguments only in .done events", "relays that do not stream arguments",
           _without({"response.function_call_arguments.delta"})),
-    Shape("arguments whole in output_item.added", "translators of whole calls", _arguments_in_added),
-    Shape("no part events", "translators", _without(_PART_EVENTS)),
-    Shape("no lifecycle events", "translators", _without({"response.created", "response.in_progress"})),
-    Shape("no sequence numbers", "translators", _no_sequence_numbers),
-    Shape("items only in response.completed", "relays replaying a whole response", _only_in_completed),
-    Shape("response.completed without output", "relays that streamed the items", _completed_without_output),
+    relay("arguments whole in output_item.added", "translators of whole calls", _arguments_in_added),
+    relay("no part events", "translators", _without(_PART_EVENTS)),
+    relay("no lifecycle events", "translators", _without({"response.created", "response.in_progress"})),
+    relay("no sequence numbers", "translators", _no_sequence_numbers),
+    relay("items only in response.completed", "relays replaying a whole response", _only_in_completed),
+    relay("response.completed without output", "relays that streamed the items", _completed_without_output),
 )

@@ -30,18 +30,24 @@ from harness.formats import FormatSpec
 class Shape:
     """One layout of a stream: ``vary`` rewrites a body's event values (a fresh copy) into that layout.
 
-    ``sender`` says who sends it. ``refusable``: False for a layout the
-    provider itself sends, which a client must decode; True for a relay's or
-    gateway's, which a client may refuse on purpose instead.
+    ``sender`` says who sends it. ``relay``: False for a layout inside the
+    format (its provider or servers of the format send it), which every client
+    must decode; True for one outside it that relays and gateways send, which
+    a client may refuse on purpose instead (the ``robust`` level).
     """
 
     name: str
     sender: str
     vary: Callable[[list], list]
-    refusable: bool = True
+    relay: bool = False
 
     def __repr__(self) -> str:
         return f"Shape({self.name!r})"
+
+
+def relay(name: str, sender: str, vary: Callable[[list], list]) -> Shape:
+    """A layout outside the format that relays and gateways send (a client may refuse it on purpose)."""
+    return Shape(name, sender, vary, relay=True)
 
 
 def _value(data: str) -> object:

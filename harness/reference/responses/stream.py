@@ -5,8 +5,9 @@ the same). A delta goes to the item its ``item_id`` names, or, without one, to
 the item at its ``output_index``; never to the item added last. The turn is
 returned only on ``response.completed`` (whose ``output`` supplies any item
 the stream never sent); ``response.failed``, ``response.incomplete``,
-``error``, a body that ends before it, and any event it cannot read raise :class:`StreamError` naming the event, so an incomplete
-turn is never returned as complete.
+``error``, a body that ends before it, and any event it cannot read raise
+:class:`StreamError` naming the event, so an incomplete turn is never
+returned as complete.
 """
 
 from __future__ import annotations

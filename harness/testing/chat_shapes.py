@@ -84,7 +84,7 @@ def _no_type(events: list) -> list:
 def _one_after_another(events: list) -> bool:
     """Whether every call's fragments come together, the calls in index order (what an index-less server can send)."""
     order = [fragment["index"] for fragment in _fragments(events)]
-    return order == sorted(order) and len(set(order)) > 0
+    return bool(order) and order == sorted(order)
 
 
 def _renumbered(index: Callable[[dict], None]) -> Callable[[list], list]:

@@ -53,6 +53,7 @@ def test_pinned_examples_are_what_the_row_draws_and_run_under_their_format(name)
     kinds = [kind for kind in ("streamed_turns", "persisted_rounds", "histories") if getattr(row, kind) is not None]
     assert kinds, f"{name}'s row gives the cross-format contracts nothing to draw"
     assert row.streamed_turns is not None, f"{name}'s row has no streamed turns: the stream rule skips it"
+    assert row.shapes, f"{name}'s row streams turns but declares no shapes: the stream-shapes rule skips it"
     for kind in kinds:
         assert getattr(row, kind).pinned, f"{name}'s {kind} pin no incident example"
         assert wire_format_of(name).cases(PINNED, kind) == list(getattr(row, kind).pinned)

@@ -30,6 +30,7 @@ LIBRARIES = {
 REPRODUCTIONS = {
     "openai-python-tool-call-index-out-of-order.py": "openai",
     "openai-python-tool-call-type-null.py": "openai",
+    "openai-python-repeated-call-identity-doubled.py": "openai",
     "openai-python-length-finish-raises.py": "openai",
     "openai-python-sse-byte-order-mark.py": "openai",
     "langchain-core-tool-call-chunks-merged-by-arrival.py": "langchain_openai",

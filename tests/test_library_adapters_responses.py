@@ -139,3 +139,11 @@ def test_the_agents_sdk_refuses_a_stream_cut_before_completed():
         _adapter("openai_agents").parse_stream(_body(_events()[:-1]))
 
 
+
+
+def test_the_agents_sdk_takes_the_done_items_when_completed_lists_none():
+    """The run loop's own fallback for backends that leave ``response.completed``'s output empty."""
+    events = _events()
+    whole = _adapter("openai_agents").parse_stream(_body(events))
+    emptied = [*events[:-1], {**events[-1], "response": {**events[-1]["response"], "output": []}}]
+    assert whole["blocks"] and _adapter("openai_agents").parse_stream(_body(emptied)) == whole

@@ -8,9 +8,9 @@ accumulates no deltas, and raises on ``response.failed``,
 ``response.incomplete`` and ``error``; its run loop takes the turn from the
 ``response.completed`` event (``ModelResponse.output`` is that response's
 ``output``) and raises ``ModelBehaviorError`` when none came, which is what
-this adapter does too. (The run loop's fallback to the ``output_item.done``
-items when that ``output`` is empty, for backends that leave it empty, is not
-reproduced: the Responses API lists every item in it.)
+this adapter does too, with the run loop's fallback to the
+``output_item.done`` items when that ``output`` is empty (some backends leave
+it empty).
 
 The neutral turn is read off that response: one block per ``output_text``
 part of a ``message`` item, per ``reasoning`` item (``text`` its summary texts
@@ -38,7 +38,7 @@ from agents.exceptions import ModelBehaviorError
 from agents.models.interface import ModelTracing
 from agents.models.openai_responses import OpenAIResponsesModel
 from openai import AsyncOpenAI
-from openai.types.responses import Response, ResponseCompletedEvent
+from openai.types.responses import Response, ResponseCompletedEvent, ResponseOutputItemDoneEvent
 
 from harness.libraries import BASE_URL, MODEL
 from harness.libraries.openai_responses import output_blocks
@@ -53,9 +53,17 @@ async def _completed(body: bytes) -> Response:
     async with client:
         events = OpenAIResponsesModel(MODEL, client).stream_response(
             None, "hi", ModelSettings(), [], None, [], ModelTracing.DISABLED)
-        completed = [event.response async for event in events if isinstance(event, ResponseCompletedEvent)]
+        completed, done = [], []
+        async for event in events:
+            if isinstance(event, ResponseCompletedEvent):
+                completed.append(event.response)
+            elif isinstance(event, ResponseOutputItemDoneEvent):
+                done.append(event.item)
     if not completed:
         raise ModelBehaviorError("Model did not produce a final response!")  # the run loop's own words
+    if not completed[-1].output and done:
+        # The run loop's fallback for backends that leave the completed output empty: the items as they were done.
+        completed[-1].output = done
     return completed[-1]
 
 

@@ -37,11 +37,13 @@ from harness.rules import anthropic_history as anthropic_rules
 from harness.rules import gemini_history as gemini_rules
 from harness.rules import responses_history as responses_rules
 from harness.testing import anthropic_history, anthropic_streams, chat_turns, gemini_history, gemini_streams
-from harness.testing import responses_history, responses_streams
+from harness.testing import anthropic_shapes, chat_shapes, gemini_shapes, responses_history, responses_shapes
+from harness.testing import responses_streams
 from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN
 from harness.testing.anthropic_incident import PLAN, TURN as ANTHROPIC_TURN
 from harness.testing.gemini_incident import ONE_PER_CHUNK, PARALLEL, PARALLEL_PLAN, SIGNED_ANSWER, WITH_IDS
 from harness.testing.responses_incident import EARLY, TURN as RESPONSES_TURN
+from harness.testing.shapes import Shape
 from harness.wire.chat_turn import CALL, Cut
 from harness.wire.gemini_events import Plan as GeminiPlan
 from harness.wire.responses_events import Plan as ResponsesPlan
@@ -77,6 +79,7 @@ class Strategies:
     persisted_rounds: Source | None = None  # lists of neutral persisted rounds (harness.adapter) the format stores
     histories: Source | None = None  # wire histories of two or three turns, the latest possibly inside its tool loop
     trimming: Trimming | None = None
+    shapes: tuple[Shape, ...] | None = None  # the layouts a streamed turn's body may also take (harness.testing.shapes)
     # (decoded, sent) read as the shared block rules compare them: the values the format counts the same, spelled alike
     comparable: Callable[[object, dict], tuple[object, dict]] = _as_is
 
@@ -129,17 +132,19 @@ def _thirds(turn: dict) -> Cut:
 
 
 _TWELVE_CALLS = _incident_calls(12)  # sse-index-accumulation: every fragment of 12 parallel calls landed on the first
-# Text in the same delta as a call's opening fragment, two calls' fragments in one delta, call 1 opened first.
+# Text in the same delta as a call's opening fragment, two calls' fragments in one delta, call 1 opened first;
+# its usage chunk gives the stream shapes a usage to move.
 _BESIDE = {"blocks": [{"type": "text", "text": "Reading both."},
                       {"type": "tool_call", "id": "call_a", "name": "read", "arguments": '{"path": "a"}'},
                       {"type": "tool_call", "id": "call_b", "name": "read", "arguments": '{"path": "b"}'}],
-           "stop_reason": "tool_calls", "usage": None}
+           "stop_reason": "tool_calls", "usage": {"prompt_tokens": 31, "completion_tokens": 17, "total_tokens": 48}}
 _BESIDE_CUT = Cut(deltas=((("text", 0, "Reading "), (CALL, 1, '{"path": "b"}'), (CALL, 0, '{"path":')),
                           (("text", 0, "both."), (CALL, 0, ' "a"}'))))
 
 CHAT = Strategies(
     streamed_turns=Source(chat_turns.streamed_turns(),
                           ((_TWELVE_CALLS, _thirds(_TWELVE_CALLS)), (_BESIDE, _BESIDE_CUT))),
+    shapes=chat_shapes.SHAPES,
     comparable=lambda got, sent: (chat_turns.as_sent(got, sent), sent),
 )
 
@@ -185,6 +190,7 @@ def _anthropic_question(m: object) -> bool:
 
 ANTHROPIC = Strategies(
     streamed_turns=Source(anthropic_streams.streamed_turns(), ((ANTHROPIC_TURN, PLAN),)),
+    shapes=anthropic_shapes.SHAPES,
     persisted_rounds=Source(anthropic_history.persisted_rounds(), ([
         {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": _STORED,
          "tool_results": [{"tool_call_id": "toolu_02", "content": ""}, {"tool_call_id": "toolu_01", "content": "18"},
@@ -215,6 +221,7 @@ ANTHROPIC = Strategies(
 RESPONSES = Strategies(
     streamed_turns=Source(responses_streams.streamed_turns(interleaved=True, early=True),
                           ((RESPONSES_TURN, ResponsesPlan()), (RESPONSES_TURN, EARLY))),
+    shapes=responses_shapes.SHAPES,
     persisted_rounds=Source(responses_history.persisted_rounds(), ([
         {"input": "Paris and Oslo?", "blocks": RESPONSES_TURN["blocks"], "timestamp": _STORED,
          "tool_results": [{"tool_call_id": "call_B", "name": "get_weather", "content": "4"},
@@ -253,6 +260,7 @@ GEMINI = Strategies(
     streamed_turns=Source(gemini_streams.streamed_turns(), (
         (PARALLEL, PARALLEL_PLAN), (PARALLEL, ONE_PER_CHUNK), (WITH_IDS, ONE_PER_CHUNK),
         (SIGNED_ANSWER, GeminiPlan(groups=(2, 1))), (SIGNED_ANSWER, GeminiPlan(groups=(2, 1), signature_only=True)))),
+    shapes=gemini_shapes.SHAPES,
     persisted_rounds=Source(gemini_history.persisted_rounds(), ([
         {"input": "Zürich, Oslo, time?", "blocks": PARALLEL["blocks"], "timestamp": _STORED,
          "tool_results": gemini_history.results_for(PARALLEL, ["12", "", "09:00"])},

@@ -65,27 +65,36 @@ def sse_events(named: Iterable[tuple[str | None, str]], framing: Framing = PLAIN
 
 
 def events(body: bytes | str) -> list[str]:
-    """The data of every event ``body`` dispatches, in order, ``[DONE]`` included.
+    """The data of every event ``body`` dispatches, in order, ``[DONE]`` included (see :func:`named_events`)."""
+    return [data for _, data in named_events(body)]
+
+
+def named_events(body: bytes | str) -> list[tuple[str | None, str]]:
+    """``(event name or None, data)`` of every event ``body`` dispatches, in order, ``[DONE]`` included.
 
     WHATWG framing: a line ends at CR, LF or CRLF; a blank line ends an event;
     a line starting with ``:`` is a comment; ``data:`` loses one leading space
-    and its values join with LF; other fields (``event:``, ``id:``) are not
-    data. An event without data is no event, and one the body stops inside
+    and its values join with LF; ``event:`` names the event (None without
+    one); other fields (``id:``, ``retry:``) are not read. An event without data is no event, and one the body stops inside
     (no blank line after it) is discarded, as a browser discards it.
     """
     text = body.decode("utf-8") if isinstance(body, bytes) else body
     lines = _LINE_END.split(text.removeprefix("\ufeff"))
-    found: list[str] = []
+    found: list[tuple[str | None, str]] = []
     data: list[str] | None = None
+    event: str | None = None
     for line in lines[:-1]:  # the last piece has no line end: the body stopped inside it
         if not line:
             if data is not None:
-                found.append("\n".join(data))
-            data = None
+                found.append((event, "\n".join(data)))
+            data, event = None, None
             continue
         name, colon, value = line.partition(":")
+        value = value.removeprefix(" ") if colon else ""
         if name == "data":
-            data = [*(data or []), value.removeprefix(" ") if colon else ""]
+            data = [*(data or []), value]
+        elif name == "event":
+            event = value
     return found
 
 

@@ -3,10 +3,11 @@
 Events are read by their type (the data's ``type``; the ``event:`` line names
 the same). A delta goes to the item its ``item_id`` names, or, without one, to
 the item at its ``output_index``; never to the item added last. The turn is
-returned only on ``response.completed``: ``response.failed``,
-``response.incomplete``, ``error``, a body that ends before it, and any event
-it cannot read raise :class:`StreamError` naming the event, so an incomplete
-turn is never returned as complete.
+returned only on ``response.completed`` (whose ``output`` supplies any item
+the stream never sent); ``response.failed``, ``response.incomplete``,
+``error``, a body that ends before it, and any event it cannot read raise
+:class:`StreamError` naming the event, so an incomplete turn is never
+returned as complete.
 """
 
 from __future__ import annotations
@@ -57,6 +58,14 @@ class _Turn:
         return found
 
     def neutral(self, response: dict) -> dict:
+        # response.completed repeats every item whole: one the stream never sent (a relay replaying a whole
+        # response sends items only there) is taken from it.
+        output = response.get("output")
+        for n, item in enumerate(output if isinstance(output, list) else []):
+            if isinstance(item, dict) and item.get("id") not in self.items:
+                placed = self.placed({"item": item, "output_index": n})
+                placed.finish(item)
+                placed.output_index = n
         unplaced = [key for key, it in self.items.items() if not it.added]
         if unplaced:
             raise ItemError(f"deltas for item(s) {unplaced} that the stream never added")

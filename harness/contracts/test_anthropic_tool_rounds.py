@@ -184,9 +184,9 @@ def _cut_call_carried(messages: list, where: str) -> None:
     cut = calls[0]
     answers = [b for b in content_blocks(messages[at + 1]) if isinstance(b, dict) and b.get("type") == "tool_result"
                and b.get("tool_use_id") == cut["id"]] if at + 1 < len(messages) else []
-    text = _result_text(answers[0]) if answers else None
+    text = tool_result_text(answers[0]) if answers else None
     assert len(answers) == 1 and isinstance(text, str) and text.strip(), (
-        f"{where} answers the cut call {cut['id']} with {shown([_result_text(b) for b in answers])}; it should get one "
+        f"{where} answers the cut call {cut['id']} with {shown([tool_result_text(b) for b in answers])}; it should get one "
         f"tool_result: what the tool returned, {sorted(_outputs(cut))}, or an error text the model can read")
 
 

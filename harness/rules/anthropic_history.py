@@ -100,7 +100,8 @@ class Refusal:
 
 def refusals(body: dict, sent: list[dict] | None = None, *, every_turn: bool = False) -> list[Refusal]:
     """Every refusal Anthropic would answer ``body`` with (the module docstring states the rules)."""
-    messages = body.get("messages")
+    # A body that is no object has no history to judge: the request schema (anthropic_request) refuses it.
+    messages = body.get("messages") if isinstance(body, dict) else None
     if not isinstance(messages, list):
         return []
     found: list[Refusal] = []
@@ -230,14 +231,15 @@ def _pairing(messages: list[dict], n: int) -> list[Refusal]:
     found = []
     if _role(message) == "assistant":
         following = messages[n + 1] if n + 1 < len(messages) else None
-        answered = {b.get("tool_use_id") for b in _leading_results(following)} if _role(following) == "user" else set()
+        # Lists, not sets: an id of any JSON type is compared, never hashed.
+        answered = [b.get("tool_use_id") for b in _leading_results(following)] if _role(following) == "user" else []
         unanswered = [i for i in _tool_use_ids(message) if i not in answered]
         if unanswered:
             found.append(Refusal(TOOL_USE_ANSWERED, f"messages.{n}", UNANSWERED_TEXT.format(
                 path=f"messages.{n}", ids=", ".join(map(str, unanswered)))))
     elif _role(message) == "user":
         previous = messages[n - 1] if n >= 1 and _role(messages[n - 1]) == "assistant" else None
-        calls = set(_tool_use_ids(previous))
+        calls = _tool_use_ids(previous)
         orphans = [(m, b.get("tool_use_id")) for m, b in enumerate(_blocks(message))
                    if isinstance(b, dict) and b.get("type") == "tool_result" and b.get("tool_use_id") not in calls]
         if orphans:
@@ -340,7 +342,8 @@ def declared_tools(body: dict) -> dict[str, dict]:
     list; an entry in another format's shape declares nothing Anthropic reads.
     """
     return {t["name"]: {"description": t.get("description"), "parameters": t.get("input_schema")}
-            for t in _entries(body.get("tools")) if isinstance(t.get("name"), str) and "input_schema" in t}
+            for t in _entries(body.get("tools") if isinstance(body, dict) else None)
+            if isinstance(t.get("name"), str) and "input_schema" in t}
 
 
 def _entries(value: object) -> list[dict]:

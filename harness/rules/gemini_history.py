@@ -84,7 +84,8 @@ class Refusal:
 
 def refusals(body: dict, sent: list[dict] | None = None, *, signed_calls: bool = True) -> list[Refusal]:
     """Every refusal Gemini would answer ``body`` with (the module docstring states the rules)."""
-    contents = body.get("contents")
+    # A body that is no object has no history to judge: the request schema (gemini_request) refuses it.
+    contents = body.get("contents") if isinstance(body, dict) else None
     if not isinstance(contents, list):
         return []
     found: list[Refusal] = []
@@ -232,10 +233,12 @@ def declared_tools(body: dict) -> dict[str, dict]:
     a JSON Schema may come as ``parametersJsonSchema`` instead of ``parameters``.
     """
     found = {}
-    for tool in body.get("tools") or () if isinstance(body.get("tools"), list) else ():
+    tools = body.get("tools") if isinstance(body, dict) else None
+    for tool in tools if isinstance(tools, list) else ():
         if not isinstance(tool, dict):
             continue
-        for function in tool.get("functionDeclarations") or tool.get("function_declarations") or ():
+        functions = tool.get("functionDeclarations") or tool.get("function_declarations")
+        for function in functions if isinstance(functions, list) else ():
             if isinstance(function, dict) and isinstance(function.get("name"), str):
                 found[function["name"]] = {"description": function.get("description"),
                                            "parameters": function.get("parameters",

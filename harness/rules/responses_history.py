@@ -77,10 +77,10 @@ def summary_required(body: dict) -> list[Refusal]:
 
 
 def outputs_answer_calls(body: dict) -> list[Refusal]:
-    found, called = [], set()
+    found, called = [], []  # a list: a call_id of any JSON type is compared, never hashed
     for n, item in enumerate(_items(body)):
         if item_type(item) == "function_call":
-            called.add(item.get("call_id"))
+            called.append(item.get("call_id"))
         elif item_type(item) == "function_call_output" and item.get("call_id") not in called:
             found.append(Refusal(OUTPUT_ANSWERS_CALL, f"input[{n}]", OUTPUT_TEXT.format(call_id=item.get("call_id"))))
     return found
@@ -133,6 +133,8 @@ def encrypted_unchanged(body: dict, sent: list[dict]) -> list[Refusal]:
 
 def refusals(body: dict, sent: list[dict] | None = None) -> list[Refusal]:
     """Every refusal the provider would answer ``body`` with (the module docstring states the rules)."""
+    if not isinstance(body, dict):
+        return []  # no history to judge: the request schema (responses_request) refuses such a body
     found = reasoning_followed(body) + summary_required(body) + outputs_answer_calls(body) + not_stored(body)
     if sent is not None:
         found += calls_with_reasoning(body, sent) + encrypted_unchanged(body, sent)
@@ -145,7 +147,7 @@ def declared_tools(body: dict) -> dict[str, dict]:
     Responses declares a function as ``{"type": "function", "name", "description", "parameters"}``, flat,
     in the top-level ``tools`` list (chat nests the same under ``function``, which Responses refuses).
     """
-    tools = body.get("tools")
+    tools = body.get("tools") if isinstance(body, dict) else None
     return {t["name"]: {"description": t.get("description"), "parameters": t.get("parameters")}
             for t in (tools if isinstance(tools, list) else ())
             if isinstance(t, dict) and t.get("type") == "function" and isinstance(t.get("name"), str)}

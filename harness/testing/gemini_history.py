@@ -154,7 +154,8 @@ def _runs(parts: list) -> list:
             runs.append(part)
         elif not part.get("text"):
             continue
-        elif runs and isinstance(runs[-1], dict) and _unsigned_text(runs[-1]) and _kind(runs[-1]) == _kind(part):
+        elif runs and isinstance(runs[-1], dict) and _unsigned_text(runs[-1]) and _unsigned_text(part) \
+                and _kind(runs[-1]) == _kind(part):
             runs[-1] = {**runs[-1], "text": runs[-1]["text"] + part["text"]}
         else:
             runs.append(part)

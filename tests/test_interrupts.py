@@ -81,9 +81,12 @@ def test_an_adapter_ending_the_process_at_import_is_reported_not_passed_on():
 STUCK = """
 from harness.processes import Children
 with Children():
-    print("ready", flush=True)
+    said = False
     while True:  # a main thread that swallows the interrupt, as code stuck in a retry loop would
         try:
+            if not said:  # said inside the loop: the signal may land as soon as it is out
+                said = True
+                print("ready", flush=True)
             input()
         except (KeyboardInterrupt, EOFError):
             pass

@@ -58,8 +58,12 @@ def test_crash_is_an_error_and_errors_are_counted_apart_from_failures():
     out = run.stdout
     assert run.returncode == 1, out + run.stderr
     errors = [line for line in _lines(out, "ERROR") if re.fullmatch(r"ERROR  \[\w+\] \S+", line)]  # not the summary's
-    # Two contracts send the incident's twelve-call stream; each meets the crash on its own.
+    # Four contracts send the incident's twelve-call stream (two of them in other shapes); each meets the crash
+    # on its own.
     assert errors == ["ERROR  [wire] test_sse_index_accumulation.py::test_twelve_parallel_calls_of_the_incident",
+                      "ERROR  [wire] test_stream_shapes.py::test_a_stream_in_any_shape_of_its_format_decodes_to_its_turn",
+                      "ERROR  [robust] test_stream_shapes.py::"
+                      "test_a_stream_in_a_relays_shape_decodes_to_its_turn_or_is_refused",
                       "ERROR  [wire] test_stream_turns.py::test_a_stream_decodes_to_its_turn"], out
     assert re.search(r"bridge error on request #\d+ parse_stream\(body=b'data: ", out), out
     assert "the adapter process exited with code 2 before replying; reply line: none" in out
@@ -69,7 +73,7 @@ def test_crash_is_an_error_and_errors_are_counted_apart_from_failures():
     failed = [line for line in _lines(out, "FAILED") if re.fullmatch(r"FAILED  \[\w+\] \S+", line)]
     assert failed and all("test_reasoning_top_level.py" in line for line in failed), out
     summary = out.strip().splitlines()[-1]
-    assert re.fullmatch(rf"\d+ passed, {len(failed)} failed, 2 error, \d+ not applicable", summary), summary
+    assert re.fullmatch(rf"\d+ passed, {len(failed)} failed, 4 error, \d+ not applicable", summary), summary
 
 
 def test_hang_is_an_error_after_the_timeout_with_the_adapters_stderr():

@@ -11,7 +11,8 @@ Rule: ``transform_request(body, {"effort": e})`` of a Messages body (a
 history possibly inside a tool loop, any ``max_tokens``, with or without a
 ``thinking`` key already), for the model of every row of the model table
 (:mod:`harness.rules.models`; ``--model`` picks one) and one model the table
-does not know (judged by the wire's forms alone):
+does not know (judged by the wire's forms alone), each as Anthropic names it
+and as a gateway does (``anthropic/claude-opus-4.7``):
 
 - ``e`` None (not asked): the body comes back as it was;
 - ``"off"``: on a model that can turn thinking off, no thinking (no
@@ -42,6 +43,7 @@ request whose ``max_tokens`` is not above it.
 """
 
 import copy
+import re
 
 import pytest
 from hypothesis import example, given, strategies as st
@@ -88,9 +90,19 @@ PINNED = ({"model": "claude-sonnet", "max_tokens": 1024, "stream": True, "messag
     [INTERLEAVED_TURN])
 
 
-def _transform(transform, body: dict, effort, row: ModelRow) -> tuple[dict, dict]:
-    """The body for ``row``'s model, and what the adapter made of it under ``effort``."""
-    body = {**body, "model": row.example}
+# A model id as Anthropic names it, and as gateways write the same model (a vendor prefix, version dots).
+SPELLINGS = pytest.mark.parametrize("spelling", ["anthropic", "gateway"])
+
+
+def _model_id(row: ModelRow, spelling: str) -> str:
+    if spelling == "anthropic":
+        return row.example
+    return "anthropic/" + re.sub(r"(?<=\d)-(?=\d$)|(?<=\d)-(?=\d-)", ".", row.example)
+
+
+def _transform(transform, body: dict, effort, row: ModelRow, spelling: str = "anthropic") -> tuple[dict, dict]:
+    """The body for ``row``'s model (spelt as ``spelling`` says), and what the adapter made of it under ``effort``."""
+    body = {**body, "model": _model_id(row, spelling)}
     before = copy.deepcopy(body)
     out = valid(transform).transform_request(body, {"effort": effort})
     assert body == before, f"transform_request changed the caller's body: {clip_json(body, 800)}"
@@ -117,18 +129,20 @@ def _refused(out: dict, row: ModelRow, rounds: list[dict] | None, io: str) -> No
     assert not history, f"Anthropic would refuse the history: {[r.message for r in history]}{io}"
 
 
+@SPELLINGS
 @given(case=bodies())
 @example(case=PINNED)
-def test_no_effort_leaves_the_body_as_it_was(transform, model_row, case):
-    body, out = _transform(transform, case[0], None, model_row)
+def test_no_effort_leaves_the_body_as_it_was(transform, model_row, spelling, case):
+    body, out = _transform(transform, case[0], None, model_row, spelling)
     assert out == body, (f"with no effort asked the body should come back unchanged: {clip_json(out, 1500)}"
                          f"{_shown(out, model_row, None)}")
 
 
+@SPELLINGS
 @given(case=bodies())
 @example(case=PINNED)
-def test_off_thinks_as_little_as_the_model_allows(transform, model_row, case):
-    body, out = _transform(transform, case[0], "off", model_row)
+def test_off_thinks_as_little_as_the_model_allows(transform, model_row, spelling, case):
+    body, out = _transform(transform, case[0], "off", model_row, spelling)
     row, sent = model_row, body["messages"]
     io = _shown(out, row, "off") + f"\n  messages sent: {clip_json(out.get('messages'), 1200)}"
     # A model that always thinks is refused a tool turn without thinking whatever the adapter sends: the
@@ -160,11 +174,12 @@ def test_off_thinks_as_little_as_the_model_allows(transform, model_row, case):
         assert got == want, f"the latest assistant message's other blocks should stay {shown(want)}{io}"
 
 
+@SPELLINGS
 @given(case=bodies(thinking=True), effort=st.sampled_from(LEVELS))
 @example(case=PINNED, effort="max")
 @example(case=PINNED, effort="low")
-def test_a_level_turns_thinking_on_in_a_form_the_model_takes(transform, model_row, case, effort):
-    body, out = _transform(transform, case[0], effort, model_row)
+def test_a_level_turns_thinking_on_in_a_form_the_model_takes(transform, model_row, spelling, case, effort):
+    body, out = _transform(transform, case[0], effort, model_row, spelling)
     io = _shown(out, model_row, effort)
     _refused(out, model_row, case[1], io)  # first: a form the model refuses is told in the provider's words
     assert thinking_on(out) in model_row.thinking, (
@@ -187,10 +202,11 @@ def _depth(out: dict, row: ModelRow) -> tuple:
     return form, row.efforts.index(word) if word in row.efforts else word
 
 
-def test_the_levels_reach_the_model_in_order(transform, model_row):
+@SPELLINGS
+def test_the_levels_reach_the_model_in_order(transform, model_row, spelling):
     """The slider is not a no-op: each level thinks at least as hard as the one below, and max more than low."""
     body = PINNED[0]
-    depths = {e: _depth(_transform(transform, body, e, model_row)[1], model_row) for e in LEVELS}
+    depths = {e: _depth(_transform(transform, body, e, model_row, spelling)[1], model_row) for e in LEVELS}
     io = f"\n  model: {model_row.describe()}\n  sent per level (form, budget or effort rank): {depths}"
     ranks = [depths[e] for e in LEVELS]
     assert all(a[0] == b[0] and a[1] <= b[1] for a, b in zip(ranks, ranks[1:])) and ranks[0] < ranks[-1], (

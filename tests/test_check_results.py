@@ -114,7 +114,7 @@ def test_header_comes_first_and_names_levels_policies_profile_and_seed():
     run = _check("--adapter", "sample_adapters:stream_only", "-k", "framing", "--hypothesis-seed", "1234",
                  "--policy", "effort.medium=high")
     assert run.returncode == 0, run.stdout + run.stderr
-    head = run.stdout.splitlines()[:6]
+    head = run.stdout.splitlines()[:7]
     assert head[0].startswith("adapter under test: stream-only sample"), head
     assert "levels: all" in head and "hypothesis profile: ci" in head, head
     assert "policies: effort.medium=high (others default)" in head, head

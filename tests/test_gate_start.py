@@ -22,7 +22,7 @@ def test_the_gate_speaks_before_its_baseline_and_a_sigterm_then_ends_it_as_termi
     proc = subprocess.Popen([sys.executable, "-m", "harness", "gate", "--format", "chat", "--jobs", "1"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     first = proc.stdout.readline()  # the baseline's verdict would come a minute later: this must come first
-    assert first.startswith("chat: baseline: running the contracts on the unpatched code"), first
+    assert first.startswith("chat: starting: the contracts on the unpatched code (the baseline)"), first
     assert proc.poll() is None, "the gate ended before the signal"
     proc.send_signal(signal.SIGTERM)
     try:

@@ -107,10 +107,10 @@ def test_an_adapter_that_always_sends_budgets_fails_the_adaptive_rows_with_anthr
     assert run.returncode != 0, out
     for row in ("anthropic-adaptive", "anthropic-adaptive-sonnet", "anthropic-adaptive-always"):
         assert f"FAILED [provider, request] test_anthropic_thinking_switch.py::" \
-               f"test_a_level_turns_thinking_on_in_a_form_the_model_takes[{row}]" in out, out
+               f"test_a_level_turns_thinking_on_in_a_form_the_model_takes[{row}-anthropic]" in out, out
     assert "`thinking.type.enabled` is not supported for this model" in out, out
-    assert "[anthropic-budget]" in out and "FAILED [provider, request] test_anthropic_thinking_switch.py::" \
-        "test_a_level_turns_thinking_on_in_a_form_the_model_takes[anthropic-budget]" not in out, out
+    assert "[anthropic-budget-anthropic]" in out and "FAILED [provider, request] test_anthropic_thinking_switch.py::" \
+        "test_a_level_turns_thinking_on_in_a_form_the_model_takes[anthropic-budget-anthropic]" not in out, out
 
 
 @pytest.mark.parametrize("model, thinking, status", [
@@ -150,8 +150,8 @@ def test_model_picks_one_row_and_the_header_names_it():
     out = _check("--adapter", "harness.reference:anthropic_adapter", "--model", "claude-opus-4-7", "-k",
                  "levels_reach_the_model")
     assert "provider rules: anthropic-adaptive (claude-opus-4-7;" in out, out
-    assert "test_the_levels_reach_the_model_in_order[anthropic-adaptive]" in out, out
-    assert "[anthropic-budget]" not in out and "[unlisted]" not in out, out
+    assert "test_the_levels_reach_the_model_in_order[anthropic-adaptive-gateway]" in out, out
+    assert "[anthropic-budget-" not in out and "[unlisted-" not in out, out
 
 
 def test_a_deepseek_row_sets_the_era_and_an_unknown_model_says_so():
@@ -159,7 +159,7 @@ def test_a_deepseek_row_sets_the_era_and_an_unknown_model_says_so():
     out = _check("--model", "claude-next-9", "--adapter", "harness.reference:anthropic_adapter", "-k",
                  "levels_reach_the_model")
     assert "provider rules: claude-next-9: not in the model table; judged by each format's wire rules only" in out
-    assert "test_the_levels_reach_the_model_in_order[unlisted]" in out, out
+    assert "test_the_levels_reach_the_model_in_order[unlisted-anthropic]" in out, out
 
 
 @pytest.mark.parametrize("model, budget, said", [

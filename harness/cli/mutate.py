@@ -400,7 +400,7 @@ def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Sco
     mutants = part.mutants
     lead = f"{part.format}: " if o.formats is not None else ""
     # Said before the baseline, which takes a minute or more: a run is never silent from its start.
-    print(f"{lead}baseline: running the contracts on the unpatched code, then the known bugs from "
+    print(f"{lead}starting: the contracts on the unpatched code (the baseline), then the known bugs from "
           f"{part.label.removeprefix(lead)}", flush=True)
     try:
         run.prepare()

@@ -7,7 +7,7 @@ from hypothesis import given
 from harness.rules.anthropic_history import refusals
 from harness.testing import anthropic_persisted_rounds, anthropic_tool_loops, anthropic_wire_history
 from harness.testing.anthropic_history import calls_of
-from harness.testing.scripted import TOOL_ROUND_ENDS
+from harness.formats import spec_for
 
 
 @given(events=anthropic_persisted_rounds())
@@ -22,5 +22,5 @@ def test_a_loop_has_unique_ids_calls_in_every_round_but_the_last_and_opens_each_
     ids = [c["id"] for turn in loop for c in calls_of(turn)]
     assert len(ids) == len(set(ids))
     assert all(calls_of(t) for t in loop[:-1]) and not calls_of(loop[-1])
-    assert all(t["stop_reason"] in TOOL_ROUND_ENDS["anthropic"] for t in loop[:-1]) and loop[-1]["stop_reason"] == "end_turn"
+    assert all(t["stop_reason"] in spec_for("anthropic").tool_round_ends for t in loop[:-1]) and loop[-1]["stop_reason"] == "end_turn"
     assert all(t["blocks"][0]["type"] in ("reasoning", "redacted_reasoning") for t in loop)

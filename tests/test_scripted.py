@@ -41,15 +41,16 @@ def test_a_mixed_round_called_from_the_kernels_own_thread_is_never_held():
 def test_tool_rounds_end_every_way_an_endpoint_ends_one_with_usage_and_without():
     from hypothesis import given, settings
 
-    from harness.adapter import FORMATS
-    from harness.testing.scripted import TOOL_ROUND_ENDS, USAGES, ended, endings
+    from harness.formats import SPECS
+    from harness.testing.scripted import ended, endings
 
-    assert set(TOOL_ROUND_ENDS) == set(USAGES) == set(FORMATS), "a format without its tool-round endings or usage"
-    for format, ends in TOOL_ROUND_ENDS.items():
-        key = "finish_reason" if format == "chat" else "stop_reason"
+    for format, spec in SPECS.items():
+        ends = spec.tool_round_ends
+        assert ends, f"{format}: its row names no way an endpoint ends a tool round"
+        key = "finish_reason" if "finish_reason" in spec.blank_turn else "stop_reason"
         variants = [ended({"blocks": []}, format, k) for k in range(2 * len(ends))]
         assert {(v[key], v["usage"] is None) for v in variants} == {(e, u) for e in ends for u in (True, False)}
-        assert all(v["usage"] in (None, USAGES[format]) for v in variants)
+        assert all(v["usage"] in (None, spec.usage) for v in variants)
         seen = set()
 
         @settings(max_examples=60, derandomize=True)

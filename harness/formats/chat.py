@@ -16,6 +16,8 @@ SPEC = FormatSpec(
     reference="harness.reference:adapter",
     catalogues=("mutants.toml",),
     blank_turn={"content": "", "reasoning": "", "tool_calls": [], "finish_reason": "stop", "usage": None},
+    tool_round_ends=("tool_calls", "stop", None),  # gateways end tool rounds with "stop" or no reason at all
+    usage={"prompt_tokens": 21, "completion_tokens": 9, "total_tokens": 30},
     declared_tools=chat_request.declared_tools,
     request_refusals=chat_request.request_refusals,
 )

@@ -38,6 +38,10 @@ class FormatSpec:
     reference: str  # the bundled reference adapter, module:attribute
     catalogues: tuple[str, ...]  # its known bugs: files in the installed package (each bug's `file` relative to its parent)
     blank_turn: dict  # what a scripted round leaves out: a chat response, or a neutral turn
+    # How real endpoints end a round that made calls, the provider's own reason first (a scripted tool round
+    # draws each, so a kernel reading its rounds by the reason instead of the calls is caught).
+    tool_round_ends: tuple[str | None, ...]
+    usage: dict  # a round's usage as the format's provider sends it (scripted rounds carry it, or none)
     # What ends a turn on this wire, which a client may require ("": nothing it may: a stream cut short is
     # then indistinguishable from a whole one, as in chat, whose gateways end turns without a finish or [DONE]).
     terminal: str = ""

@@ -32,42 +32,27 @@ HANG_GUARD_SECONDS = 4.0
 _POOL_WORKER = "concurrent/futures/thread.py"
 
 
-# How real endpoints end a round that made calls, per format, the provider's own reason first: chat gateways
-# end tool rounds with "stop" or no finish reason at all, Anthropic relays with "end_turn" or none (the field is
-# nullable); Responses reports "completed" and Gemini "STOP" for every finished turn, calls or not.
-TOOL_ROUND_ENDS: dict[str, tuple[str | None, ...]] = {
-    "chat": ("tool_calls", "stop", None),
-    "anthropic": ("tool_use", "end_turn", None),
-    "openai-responses": ("completed",),
-    "gemini": ("STOP",),
-}
-# A round's usage as each format's provider sends it; endpoints that send none leave it None.
-USAGES: dict[str, dict] = {
-    "chat": {"prompt_tokens": 21, "completion_tokens": 9, "total_tokens": 30},
-    "anthropic": {"input_tokens": 21, "output_tokens": 9},
-    "openai-responses": {"input_tokens": 21, "output_tokens": 9, "total_tokens": 30},
-    "gemini": {"promptTokenCount": 21, "candidatesTokenCount": 9, "totalTokenCount": 30},
-}
-
-
 def _reason_key(format: str) -> str:
-    return "finish_reason" if format == "chat" else "stop_reason"
+    """Where a scripted round of ``format`` says why it stopped: a chat response's key, or a neutral turn's."""
+    return "finish_reason" if "finish_reason" in spec_for(format).blank_turn else "stop_reason"
 
 
 def ended(turn: dict, format: str, variant: int) -> dict:
     """``turn`` (a tool round) ended the ``variant``-th way an endpoint ends one (pinned runs).
 
-    Its reason is the ``variant``-th of :data:`TOOL_ROUND_ENDS` (cycling), and it
-    carries a usage on odd variants, none on even ones.
+    Its reason is the ``variant``-th of the row's ``tool_round_ends`` (cycling), and it
+    carries the row's usage on odd variants, none on even ones.
     """
-    ends = TOOL_ROUND_ENDS[format]
+    spec = spec_for(format)
+    ends = spec.tool_round_ends
     return {**turn, _reason_key(format): ends[variant % len(ends)],
-            "usage": copy.deepcopy(USAGES[format]) if variant % 2 else None}
+            "usage": copy.deepcopy(spec.usage) if variant % 2 else None}
 
 
 def endings(turn: dict, format: str) -> st.SearchStrategy[dict]:
     """``turn`` (a tool round) ended each way real endpoints end one, drawn: every reason, usage or none."""
-    return st.integers(0, 2 * len(TOOL_ROUND_ENDS[format]) - 1).map(lambda variant: ended(turn, format, variant))
+    count = 2 * len(spec_for(format).tool_round_ends)
+    return st.integers(0, count - 1).map(lambda variant: ended(turn, format, variant))
 
 
 class ScriptExhausted(AssertionError):

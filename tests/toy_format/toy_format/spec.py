@@ -21,6 +21,8 @@ SPEC = FormatSpec(
     reference="toy_format.reference:adapter",
     catalogues=(str(Path(__file__).with_name("mutants.toml")),),
     blank_turn={"blocks": [], "stop_reason": "end_turn", "usage": None},
+    tool_round_ends=("tool_use", None),
+    usage={"input_tokens": 3, "output_tokens": 1},
     terminal="the stop line",
 )
 

@@ -40,7 +40,7 @@ call, with no error at all.
 import pytest
 
 from harness.clip import clip_json
-from harness.formats import SPECS
+from harness.formats import SPECS, FormatSpec
 from harness.testing import ScriptedModel, ScriptedTool
 from harness.testing.formats import wire_format  # noqa: F401 (the fixture)
 from harness.under_test.invoke import valid
@@ -55,18 +55,18 @@ ANSWER = "Sunny, 24 C; the folder holds two files."
 _HISTORY = ("messages", "input", "contents")  # left out of a failure's view: the history rules judge it
 
 
-def _script(format: str) -> list[dict]:
-    """One round calling both tools, as the format's provider ends it, then the answer."""
-    if format == "chat":
-        return [{"tool_calls": CALLS, "finish_reason": "tool_calls"}, {"content": ANSWER}]
-    stop = {"anthropic": {"stop_reason": "tool_use"}}.get(format, {})
-    return [{"blocks": [{"type": "tool_call", **call} for call in CALLS], **stop},
+def _script(spec: FormatSpec) -> list[dict]:
+    """One round calling both tools, ended with the provider's own reason (its row's first), then the answer."""
+    own = spec.tool_round_ends[0]
+    if "finish_reason" in spec.blank_turn:  # the format's scripted rounds are chat responses
+        return [{"tool_calls": CALLS, "finish_reason": own}, {"content": ANSWER}]
+    return [{"blocks": [{"type": "tool_call", **call} for call in CALLS], "stop_reason": own},
             {"blocks": [{"type": "text", "text": ANSWER}]}]
 
 
 def _conversation(kernel, wire_format) -> tuple[list[ScriptedTool], list[dict]]:
     tools = [ScriptedTool("get_weather"), ScriptedTool("list_dir")]
-    model = ScriptedModel(_script(wire_format.name), format=wire_format.name)
+    model = ScriptedModel(_script(wire_format.spec), format=wire_format.name)
     valid(kernel).run_turn(QUESTION, model, tools)
     assert len(model.requests) == 2, (
         f"the kernel sent {len(model.requests)} request(s) for a turn of one tool round and an answer; expected 2")

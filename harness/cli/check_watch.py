@@ -52,10 +52,14 @@ def watch(options: CheckOptions) -> Watched:
                 pass_fds=(records_w,),
             )
             os.close(records_w)
-            records = _hear(records_r, wake_r, caught)
+            records = Records()
+            pending = _hear(records_r, wake_r, caught, records)
             if caught:
                 _stop(proc)
             proc.wait()
+            # What the child wrote before it stopped is part of the account: a result whose line was
+            # printed before the signal is counted, though the loop above stopped reading at the signal.
+            _drain(records_r, records, pending)
     finally:
         for signum, handler in saved.items():
             signal.signal(signum, handler)
@@ -64,9 +68,9 @@ def watch(options: CheckOptions) -> Watched:
     return Watched(records, proc.returncode, caught[0] if caught else None)
 
 
-def _hear(records_r: int, wake_r: int, caught: list[int]) -> Records:
-    """Read the child's records until it closes its end (it ended) or a signal comes."""
-    records = Records()
+def _hear(records_r: int, wake_r: int, caught: list[int], records: Records) -> bytes:
+    """Read the child's records into ``records`` until it closes its end (it ended) or a signal comes; the
+    bytes of a record not yet ended."""
     pending = b""
     with selectors.DefaultSelector() as selector:
         selector.register(records_r, selectors.EVENT_READ)
@@ -77,11 +81,29 @@ def _hear(records_r: int, wake_r: int, caught: list[int]) -> Records:
                     continue  # the loop's condition sees the signal
                 chunk = os.read(records_r, 64 * 1024)
                 if not chunk:
-                    return records
-                *lines, pending = (pending + chunk).split(b"\n")
-                for line in lines:
-                    records.add(line.decode("utf-8"))
-    return records
+                    return pending
+                pending = _take(records, pending + chunk)
+    return pending
+
+
+def _drain(records_r: int, records: Records, pending: bytes) -> None:
+    """Every whole record still in the pipe once the child has ended (a record it was cut in is dropped)."""
+    os.set_blocking(records_r, False)
+    while True:
+        try:
+            chunk = os.read(records_r, 64 * 1024)
+        except BlockingIOError:
+            return  # a process the child started still holds the pipe: what is there is read
+        if not chunk:
+            return
+        pending = _take(records, pending + chunk)
+
+
+def _take(records: Records, data: bytes) -> bytes:
+    *lines, pending = data.split(b"\n")
+    for line in lines:
+        records.add(line.decode("utf-8"))
+    return pending
 
 
 def _stop(proc: subprocess.Popen) -> None:

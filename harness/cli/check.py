@@ -169,7 +169,7 @@ def run_contracts(options: CheckOptions, records: RecordWriter | None = None) ->
     session = CheckSession(options.verbose, expectations)
     plugins: list[object] = [session]
     if records is not None:
-        records.results = session.results
+        session.decided = records.decided
         plugins.append(records)
     # The owner of a bridge adapter's process: nothing it started outlives the check, however pytest ends.
     with Children(handle_signals=False):

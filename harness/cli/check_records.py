@@ -35,14 +35,12 @@ def result_from(fields: dict) -> Result:
 class RecordWriter:
     """A pytest plugin of the child: each contract's start and each decided result, written as they happen.
 
-    ``results``: the check session's results by node id (set by the run that registers this plugin),
-    read once a contract's line is printed, after the session's own ``pytest_runtest_logfinish``.
+    :meth:`decided` is the check session's ``decided`` callback: a result is written before its line is printed.
     """
 
     def __init__(self, fd: int) -> None:
         os.set_inheritable(fd, False)  # the adapter's own processes never hold the watcher's pipe open
         self._out = os.fdopen(fd, "w", encoding="utf-8")
-        self.results: dict[str, Result] = {}
 
     def write(self, record: dict) -> None:
         self._out.write(json.dumps(record) + "\n")
@@ -55,11 +53,8 @@ class RecordWriter:
     def pytest_runtest_logstart(self, nodeid: str, location) -> None:
         self.write({"started": nodeid})
 
-    @pytest.hookimpl(trylast=True)
-    def pytest_runtest_logfinish(self, nodeid: str, location) -> None:
-        result = self.results.get(nodeid)
-        if result is not None:
-            self.write(result_record(result))
+    def decided(self, result: Result) -> None:
+        self.write(result_record(result))
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -36,6 +37,9 @@ class CheckSession:
         self.adapter = None
         self.interrupted = False
         self.header: list[str] = []
+        # Told each result as it is decided, before its line is printed (the watching process's records): a line
+        # a person saw is never missing from the account of an interrupted run.
+        self.decided: Callable[[Result], None] = lambda result: None
 
     def pytest_configure(self, config: pytest.Config) -> None:
         # The results show the contract's message, not pytest's traceback; a long one would repr every frame's
@@ -91,6 +95,7 @@ class CheckSession:
         if result is None:
             return
         result = self.results[nodeid] = replace(result, seconds=self.seconds.get(nodeid))
+        self.decided(result)
         entry = entry_for(result, self.expectations) if self.expectations else None
         if entry is not None:
             shown = as_expected(result, entry)
@@ -110,6 +115,7 @@ class CheckSession:
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             result = self.results[report.nodeid] = contract_result(report.nodeid, ERROR, _message(report))
+            self.decided(result)
             for line in result_lines(result):
                 say(line)
 

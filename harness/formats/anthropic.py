@@ -1,7 +1,7 @@
 """Anthropic Messages."""
 
 from harness.formats.spec import FormatSpec
-from harness.rules import anthropic_history, anthropic_request
+from harness.rules import anthropic_history, anthropic_request, anthropic_stream
 from harness.wire import anthropic_events
 from harness.wire.codecs import Codec, same
 from harness.wire.framing import SSE
@@ -21,4 +21,5 @@ SPEC = FormatSpec(
     declared_tools=anthropic_history.declared_tools,
     request_refusals=anthropic_request.request_refusals,
     terminal="the message_stop event",
+    stream_rules=anthropic_stream.stream_faults,
 )

@@ -1,7 +1,7 @@
 """OpenAI chat completions: the default format."""
 
 from harness.formats.spec import FormatSpec
-from harness.rules import chat_request
+from harness.rules import chat_request, chat_stream
 from harness.wire import chat_turn
 from harness.wire.codecs import Codec
 from harness.wire.framing import SSE
@@ -20,4 +20,5 @@ SPEC = FormatSpec(
     usage={"prompt_tokens": 21, "completion_tokens": 9, "total_tokens": 30},
     declared_tools=chat_request.declared_tools,
     request_refusals=chat_request.request_refusals,
+    stream_rules=chat_stream.stream_faults,
 )

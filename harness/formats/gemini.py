@@ -1,7 +1,7 @@
 """Google Gemini generateContent."""
 
 from harness.formats.spec import FormatSpec
-from harness.rules import gemini_history, gemini_request
+from harness.rules import gemini_history, gemini_request, gemini_stream
 from harness.wire import gemini_events
 from harness.wire.codecs import Codec, same
 from harness.wire.framing import SSE
@@ -21,4 +21,5 @@ SPEC = FormatSpec(
     declared_tools=gemini_history.declared_tools,
     request_refusals=gemini_request.request_refusals,
     terminal="a candidate with its finishReason",
+    stream_rules=gemini_stream.stream_faults,
 )

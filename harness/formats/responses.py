@@ -1,7 +1,7 @@
 """OpenAI Responses."""
 
 from harness.formats.spec import FormatSpec
-from harness.rules import responses_history, responses_request
+from harness.rules import responses_history, responses_request, responses_stream
 from harness.wire import responses_events
 from harness.wire.codecs import Codec, same
 from harness.wire.framing import SSE
@@ -21,4 +21,5 @@ SPEC = FormatSpec(
     declared_tools=responses_history.declared_tools,
     request_refusals=responses_request.request_refusals,
     terminal="the response.completed event",
+    stream_rules=responses_stream.stream_faults,
 )

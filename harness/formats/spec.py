@@ -19,6 +19,7 @@ from typing import Any
 
 import harness
 from harness.rules.schema_request import RequestRefusal
+from harness.rules.stream_faults import StreamRules
 from harness.wire.codecs import Codec
 from harness.wire.framing import BodyFraming
 
@@ -51,6 +52,9 @@ class FormatSpec:
     # Every refusal of a request body's keys and shapes as the format's API validates them, tools and all (its
     # history is judged by `rules`; None: the format's requests are not judged whole).
     request_refusals: Callable[[object], list[RequestRefusal]] | None = None
+    # The layout its provider emits, judged event by event (harness.rules.stream_faults; None: the format's
+    # streams are not judged as an emitter's, and `harness conform` judges only what they decode to).
+    stream_rules: StreamRules | None = None
 
     @property
     def catalogue_paths(self) -> tuple[Path, ...]:

@@ -136,4 +136,49 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "on its first functionCall part (Gemini 3)", _GEMINI_SIGNATURES),
     Rule("gemini-signatures-as-sent", "wire", "every thoughtSignature comes back byte for byte on the part it came "
          "on; none moved, none added", _GEMINI_SIGNATURES),
+    # Emitted streams: the layout each format's provider emits (harness.rules.<format>_stream), judged by
+    # `harness conform` event by event; the contracts named hold a client to reading the same layout.
+    Rule("chat-stream-chunks", "wire", "every chunk a chat.completion.chunk of the stream's one id, with a choices "
+         "list", ("test_stream_envelope", "test_stream_choices")),
+    Rule("chat-stream-role", "wire", "each choice's first delta carries the assistant role", ("test_stream_shapes",)),
+    Rule("chat-stream-call-fragments", "wire", "a call's first fragment names it (index, id, type, name), its later "
+         "ones carry only its index; each call its own index", ("test_sse_index_accumulation", "test_stream_shapes")),
+    Rule("chat-stream-finish", "wire", "each choice finishes once and sends nothing after its finish_reason",
+         ("test_stream_end",)),
+    Rule("chat-stream-done", "wire", "data: [DONE] ends the body", ("test_stream_end",)),
+    Rule("anthropic-stream-events", "wire", "every event a JSON object with its type",
+         ("test_anthropic_stream_data_only",)),
+    Rule("anthropic-stream-message-start", "wire", "message_start opens the stream with the message's id, type, "
+         "role, model, empty content, null stop_reason and its usage", ("test_anthropic_stream_usage",)),
+    Rule("anthropic-stream-blocks", "wire", "blocks numbered from 0, each opened empty, filled by its deltas and "
+         "stopped before message_delta", ("test_anthropic_stream_blocks", "test_anthropic_stream_interleaved")),
+    Rule("anthropic-stream-end", "wire", "one message_delta (stop reason, usage), then message_stop last",
+         ("test_anthropic_stream_stop_reason", "test_anthropic_stream_usage")),
+    Rule("responses-stream-events", "wire", "every event a JSON object with its type",
+         ("test_responses_stream_items",)),
+    Rule("responses-stream-sequence", "wire", "every event carries its sequence_number, one more than the event "
+         "before (Open Responses)", ("test_responses_stream_translated",)),
+    Rule("responses-stream-created", "wire", "response.created opens the stream (Open Responses)",
+         ("test_responses_stream_translated",)),
+    Rule("responses-stream-terminal", "wire", "one terminal event ends the stream (response.completed, .failed, "
+         ".incomplete, or error), its response's status saying the same (Open Responses)",
+         ("test_responses_stream_end",)),
+    Rule("responses-stream-item-identity", "wire", "every event of an item names it by item_id and output_index, "
+         "as its output_item.added placed it", ("test_responses_stream_items", "test_responses_stream_translated")),
+    Rule("responses-stream-item-status", "wire", "message and call items are added in_progress and done completed "
+         "(Open Responses)", ("test_responses_stream_items",)),
+    Rule("responses-stream-deltas", "wire", "each item opens empty and its values stream as deltas that join to the "
+         "value it closes with", ("test_responses_stream_items", "test_responses_stream_translated")),
+    Rule("responses-stream-parts", "wire", "each part of a message or reasoning summary opens and closes with its "
+         "part events", ("test_responses_stream_translated",)),
+    Rule("responses-stream-output", "wire", "response.completed repeats every item as it closed, and only those",
+         ("test_responses_stream_translated",)),
+    Rule("responses-stream-usage", "wire", "response.completed carries the usage: input, output and total tokens",
+         ("test_responses_stream_items",)),
+    Rule("gemini-stream-chunks", "wire", "every chunk carries the stream's one responseId, its modelVersion and "
+         "candidates", ("test_gemini_stream_relays",)),
+    Rule("gemini-stream-content", "wire", "a candidate's content holds parts", ("test_gemini_stream_relays",)),
+    Rule("gemini-stream-finish", "wire", "the finishReason comes once, on the last chunk, never "
+         "FINISH_REASON_UNSPECIFIED", ("test_gemini_stream_end",)),
+    Rule("gemini-stream-usage", "wire", "the last chunk carries the turn's usageMetadata", ("test_gemini_stream_end",)),
 )}

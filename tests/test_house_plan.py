@@ -21,7 +21,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("cli",),
     ("contracts",),
     ("testing", "report"),
-    ("plugin",),
+    ("plugin", "conform"),
     ("nightly", "loopback"),
     ("mutation", "under_test"),
     ("formats",),

@@ -113,6 +113,9 @@ def _parser() -> argparse.ArgumentParser:
     from harness.cli.loopback import add_subcommands  # serve, probe, record
 
     add_subcommands(sub)
+    from harness.cli.conform import add_subcommand as add_conform
+
+    add_conform(sub)
     return parser
 
 
@@ -209,6 +212,10 @@ def _run(args: argparse.Namespace) -> int:
         from harness.cli.nightly import run_merge
 
         return run_merge(args.inputs, args.output)
+    if args.command == "conform":
+        from harness.cli.conform import run_conform
+
+        return run_conform(args)
     if args.command in ("serve", "probe", "record"):
         from harness.cli.loopback import run
 

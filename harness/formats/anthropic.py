@@ -21,5 +21,5 @@ SPEC = FormatSpec(
     declared_tools=anthropic_history.declared_tools,
     request_refusals=anthropic_request.request_refusals,
     terminal="the message_stop event",
-    stream_rules=anthropic_stream.stream_faults,
+    stream_rules=anthropic_stream.STREAM_RULES,
 )

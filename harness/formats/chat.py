@@ -20,5 +20,5 @@ SPEC = FormatSpec(
     usage={"prompt_tokens": 21, "completion_tokens": 9, "total_tokens": 30},
     declared_tools=chat_request.declared_tools,
     request_refusals=chat_request.request_refusals,
-    stream_rules=chat_stream.stream_faults,
+    stream_rules=chat_stream.STREAM_RULES,
 )

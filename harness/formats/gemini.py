@@ -21,5 +21,5 @@ SPEC = FormatSpec(
     declared_tools=gemini_history.declared_tools,
     request_refusals=gemini_request.request_refusals,
     terminal="a candidate with its finishReason",
-    stream_rules=gemini_stream.stream_faults,
+    stream_rules=gemini_stream.STREAM_RULES,
 )

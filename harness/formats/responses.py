@@ -21,5 +21,5 @@ SPEC = FormatSpec(
     declared_tools=responses_history.declared_tools,
     request_refusals=responses_request.request_refusals,
     terminal="the response.completed event",
-    stream_rules=responses_stream.stream_faults,
+    stream_rules=responses_stream.STREAM_RULES,
 )

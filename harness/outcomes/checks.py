@@ -1,4 +1,4 @@
-"""One rule of ``harness probe`` checked once: passed, failed with findings, or not applicable with the reason."""
+"""One rule of ``harness probe`` or ``harness conform`` checked once: passed, failed with findings, or not applicable with the reason."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ class CheckResult:
     status: Status = PASSED
     findings: list[Finding] = field(default_factory=list)
     reason: str = ""  # why not applicable
+    command: str = "probe"  # the command that checked it: its results' suite is ``command.scenario``
 
     @property
     def name(self) -> str:
@@ -48,7 +49,7 @@ class CheckResult:
         if lines and isinstance(lines[0], str):
             message = lines.pop(0)
         return Result(
-            name=self.name, suite=f"probe.{self.scenario}", status=self.status, level=self.level, title=self.title,
+            name=self.name, suite=f"{self.command}.{self.scenario}", status=self.status, level=self.level, title=self.title,
             message=message, details=tuple(lines),
             kind="AssertionError" if self.status == FAILED else "", case=self.rule,
         )

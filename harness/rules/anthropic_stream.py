@@ -11,7 +11,7 @@ event ends the stream.
 
 from __future__ import annotations
 
-from harness.rules.stream_faults import StreamFault, not_objects
+from harness.rules.stream_faults import StreamFault, StreamRules, not_objects
 
 EVENTS = "anthropic-stream-events"
 START = "anthropic-stream-message-start"
@@ -104,3 +104,6 @@ def _end(events: list, count: int) -> list[StreamFault]:
     elif deltas and deltas[-1][0] > stops[0]:
         faults.append(StreamFault(END, deltas[-1][0], "message_delta after message_stop"))
     return faults
+
+
+STREAM_RULES = StreamRules(RULES, stream_faults)

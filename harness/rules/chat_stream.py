@@ -10,7 +10,7 @@ argument pieces, each call at an index of its own; each choice finishes once
 
 from __future__ import annotations
 
-from harness.rules.stream_faults import StreamFault, not_objects
+from harness.rules.stream_faults import StreamFault, StreamRules, not_objects
 
 CHUNKS = "chat-stream-chunks"
 ROLE = "chat-stream-role"
@@ -93,3 +93,6 @@ def _fragments(n: int, which: object, fragments: object, calls: dict) -> list[St
             faults.append(StreamFault(CALLS, n, f"a later fragment of call {calls[key]!r} repeats its identity: "
                                       f"{fragment!r}; only the first carries id, type and name"))
     return faults
+
+
+STREAM_RULES = StreamRules(RULES, stream_faults)

@@ -9,7 +9,7 @@ the last chunk carries the turn's ``usageMetadata``.
 
 from __future__ import annotations
 
-from harness.rules.stream_faults import StreamFault, not_objects
+from harness.rules.stream_faults import StreamFault, StreamRules, not_objects
 
 CHUNKS = "gemini-stream-chunks"
 CONTENT = "gemini-stream-content"
@@ -59,3 +59,6 @@ def _candidate(n: int, candidate: object, last: bool) -> list[StreamFault]:
         faults.append(StreamFault(FINISH, n, f"finishReason {reason!r} on a chunk before the last" if not last else
                                   f"finishReason {reason!r}"))
     return faults
+
+
+STREAM_RULES = StreamRules(RULES, stream_faults)

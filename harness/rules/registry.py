@@ -138,6 +138,10 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "on; none moved, none added", _GEMINI_SIGNATURES),
     # Emitted streams: the layout each format's provider emits (harness.rules.<format>_stream), judged by
     # `harness conform` event by event; the contracts named hold a client to reading the same layout.
+    Rule("emitter-answered", "wire", "every request of the scripted conversation (tool rounds replayed whole) is "
+         "answered 200 with a stream in the format's framing"),
+    Rule("emitter-decodes", "wire", "the format's reference client decodes every stream to a whole turn",
+         ("test_stream_turns",)),
     Rule("chat-stream-chunks", "wire", "every chunk a chat.completion.chunk of the stream's one id, with a choices "
          "list", ("test_stream_envelope", "test_stream_choices")),
     Rule("chat-stream-role", "wire", "each choice's first delta carries the assistant role", ("test_stream_shapes",)),

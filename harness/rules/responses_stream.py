@@ -15,7 +15,7 @@ closed, and carries the usage.
 
 from __future__ import annotations
 
-from harness.rules.stream_faults import StreamFault, not_objects
+from harness.rules.stream_faults import StreamFault, StreamRules, not_objects
 
 EVENTS = "responses-stream-events"
 SEQUENCE = "responses-stream-sequence"
@@ -231,3 +231,6 @@ def _usage(events: list) -> list[StreamFault]:
     if isinstance(usage, dict) and all(_is_int(usage.get(key)) for key in counts):
         return []
     return [StreamFault(USAGE, n, f"response.completed's usage is {usage!r}; expected {', '.join(counts)} counts")]
+
+
+STREAM_RULES = StreamRules(RULES, stream_faults)

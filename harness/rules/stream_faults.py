@@ -23,7 +23,15 @@ class StreamFault:
     detail: str
 
 
-StreamRules = Callable[[list], list[StreamFault]]  # a body's event values -> every fault
+@dataclass(frozen=True)
+class StreamRules:
+    """A format's stream rules: their names (each a check, passed when it finds nothing) and the judge of a body."""
+
+    names: tuple[str, ...]
+    judge: Callable[[list], list[StreamFault]]  # a body's event values -> every fault
+
+    def __call__(self, values: list) -> list[StreamFault]:
+        return self.judge(values)
 
 
 def event_values(events: Sequence[tuple[str | None, str]]) -> list[object]:

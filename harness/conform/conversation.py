@@ -4,7 +4,7 @@ The reference adapter of the format (its row's ``reference``) is the client:
 its kernel asks the model, runs every call of a round (parallel calls
 included) and sends the next request with the round replayed as the format
 keeps it (reasoning, opaque values, calls, results); its codec writes each
-request (``transform_request``) and decodes each stream (``parse_stream``,
+request (``transform_request``, asking for the usage as the row says) and decodes each stream (``parse_stream``,
 then the row's ``codec.decode`` to the neutral turn). Here the model is the
 target over HTTP: every request and what came back is logged as an
 :class:`Emitted`, and a request refused or a stream that does not decode
@@ -90,6 +90,7 @@ class TargetModel:
 
     def __call__(self, request: dict) -> object:
         body = self.adapter.transform_request(request, {"base_url": self.target.base_url, **self.options})
+        body.update(self.target.spec.usage_asked)
         if "model" in body:
             body["model"] = self.target.model
         reply = self.target.post(json.dumps(body, ensure_ascii=False).encode())

@@ -21,4 +21,5 @@ SPEC = FormatSpec(
     declared_tools=chat_request.declared_tools,
     request_refusals=chat_request.request_refusals,
     stream_rules=chat_stream.STREAM_RULES,
+    usage_asked={"stream_options": {"include_usage": True}},
 )

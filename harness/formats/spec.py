@@ -12,7 +12,7 @@ table lacks a format or names one ``harness.adapter.FORMATS`` lacks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable
 from typing import Any
@@ -55,6 +55,8 @@ class FormatSpec:
     # The layout its provider emits, judged event by event (harness.rules.stream_faults; None: the format's
     # streams are not judged as an emitter's, and `harness conform` judges only what they decode to).
     stream_rules: StreamRules | None = None
+    # The body keys a request asks for the usage in its stream with (empty: the format streams it unasked).
+    usage_asked: dict = field(default_factory=dict)
 
     @property
     def catalogue_paths(self) -> tuple[Path, ...]:

@@ -9,6 +9,10 @@ level. The plants are read from the format table, never listed per format:
   the provider sends into that layout;
 - ``stream cut before its end``: each stream loses its last event (a relay
   that closes over a cut upstream), ``wire``;
+- ``opaque values stripped``, for a format whose streams carry them (its pinned
+  turns do): each turn written again by the row's codec with its signatures
+  emptied and its redacted reasoning dropped, ``wire`` (the replay the client
+  then sends is one the provider refuses);
 - ``accepts what the provider refuses``: the provider answers every history
   (the format's history rules switched off; a body that is no request is
   still refused), ``provider``.
@@ -33,6 +37,8 @@ from harness.loopback.wires import WIRES
 from harness.testing.formats import STRATEGIES
 from harness.testing.shapes import Shape, shaped
 from harness.wire.framing import SSE, BodyFraming
+
+OPAQUE_BLOCKS = ("redacted_reasoning",)  # blocks that are nothing but an opaque value
 
 STRICT_CHAT = "openai"  # the chat profile of an unbroken emitter: it refuses what OpenAI refuses
 LENIENT_CHAT = "gateway"  # the chat profile that answers every request
@@ -62,6 +68,22 @@ def _cut(spec: FormatSpec, body: bytes) -> bytes | None:
     return b"".join(frames[:-1]) if len(frames) > 1 else None
 
 
+def _unsigned(spec: FormatSpec, body: bytes) -> bytes | None:
+    """The stream's turn written again by the row's codec with every opaque value gone: signatures emptied,
+    redacted reasoning dropped (a gateway that translates the turn and loses what it cannot read)."""
+    turn = spec.codec.decode(spec.reference_adapter().parse_stream(body))
+    blocks = [{**b, "signature": ""} if b.get("signature") else b for b in turn["blocks"]
+              if b.get("type") not in OPAQUE_BLOCKS]
+    return None if blocks == turn["blocks"] else spec.codec.body({**turn, "blocks": blocks})
+
+
+def _carries_opaque_values(name: str) -> bool:
+    """Whether the format's streams carry opaque values: one of its pinned streamed turns has one."""
+    source = STRATEGIES[name].streamed_turns
+    return any(b.get("signature") or b.get("type") in OPAQUE_BLOCKS
+               for turn, _ in (source.pinned if source else ()) for b in turn["blocks"])
+
+
 def plants() -> list[Plant]:
     """Every plant of every format in the table."""
     found = []
@@ -70,6 +92,8 @@ def plants() -> list[Plant]:
         found += [Plant(name, shape.name, "wire", _shape(shape)) for shape in shapes if shape.relay]
         found += [Plant(name, "stream cut before its end", "wire", _cut),
                   Plant(name, "accepts what the provider refuses", "provider", lenient=True)]
+        if _carries_opaque_values(name):
+            found.append(Plant(name, "opaque values stripped", "wire", _unsigned))
     return found
 
 

@@ -142,6 +142,14 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "answered 200 with a stream in the format's framing"),
     Rule("emitter-decodes", "wire", "the format's reference client decodes every stream to a whole turn",
          ("test_stream_turns",)),
+    Rule("gateway-blocks-kept", "wire", "a gateway emits the blocks its upstream streamed, in order: no reasoning "
+         "dropped or turned into text, no turn lost", ("test_stream_turns",)),
+    Rule("gateway-texts-kept", "wire", "a gateway emits each text and reasoning text its upstream streamed",
+         ("test_stream_turns",)),
+    Rule("gateway-opaque-kept", "wire", "a gateway emits each opaque value (signature, redacted data, thought "
+         "signature) byte for byte", ("test_stream_turns", "test_anthropic_opaque_bytes")),
+    Rule("gateway-calls-kept", "wire", "a gateway emits each call its upstream streamed, name and arguments, in "
+         "order", ("test_stream_turns",)),
     Rule("chat-stream-chunks", "wire", "every chunk a chat.completion.chunk of the stream's one id, with a choices "
          "list", ("test_stream_envelope", "test_stream_choices")),
     Rule("chat-stream-role", "wire", "each choice's first delta carries the assistant role", ("test_stream_shapes",)),

@@ -9,10 +9,12 @@ level. The plants are read from the format table, never listed per format:
   the provider sends into that layout;
 - ``stream cut before its end``: each stream loses its last event (a relay
   that closes over a cut upstream), ``wire``;
-- ``opaque values stripped``, for a format whose streams carry them (its pinned
-  turns do): each turn written again by the row's codec with its signatures
-  emptied and its redacted reasoning dropped, ``wire`` (the replay the client
-  then sends is one the provider refuses);
+- ``opaque values stripped`` and ``reasoning dropped``, for a format whose
+  streams carry them (its pinned turns do): each turn written again by the
+  row's codec with its signatures emptied and its redacted reasoning dropped,
+  or without its reasoning, ``wire``; the checks of what crossed
+  (:mod:`harness.conform.crossing`, against :meth:`BrokenEmitter.upstream_turns`)
+  must report them;
 - ``accepts what the provider refuses``: the provider answers every history
   (the format's history rules switched off; a body that is no request is
   still refused), ``provider``.
@@ -24,7 +26,6 @@ changed, so a plant that found nothing to break is told apart from one caught.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -39,6 +40,7 @@ from harness.testing.shapes import Shape, shaped
 from harness.wire.framing import SSE, BodyFraming
 
 OPAQUE_BLOCKS = ("redacted_reasoning",)  # blocks that are nothing but an opaque value
+REASONING_BLOCKS = ("reasoning", "redacted_reasoning")
 
 STRICT_CHAT = "openai"  # the chat profile of an unbroken emitter: it refuses what OpenAI refuses
 LENIENT_CHAT = "gateway"  # the chat profile that answers every request
@@ -53,6 +55,7 @@ class Plant:
     level: str
     rewrite: Callable[[FormatSpec, bytes], bytes | None] | None = None  # a stream body -> the broken one (None: as is)
     lenient: bool = False  # the provider refuses nothing
+    caught_by: tuple[str, ...] = ()  # the checks that must report it, when its level says too little
 
     @property
     def id(self) -> str:
@@ -68,20 +71,29 @@ def _cut(spec: FormatSpec, body: bytes) -> bytes | None:
     return b"".join(frames[:-1]) if len(frames) > 1 else None
 
 
-def _unsigned(spec: FormatSpec, body: bytes) -> bytes | None:
-    """The stream's turn written again by the row's codec with every opaque value gone: signatures emptied,
-    redacted reasoning dropped (a gateway that translates the turn and loses what it cannot read)."""
-    turn = spec.codec.decode(spec.reference_adapter().parse_stream(body))
-    blocks = [{**b, "signature": ""} if b.get("signature") else b for b in turn["blocks"]
-              if b.get("type") not in OPAQUE_BLOCKS]
-    return None if blocks == turn["blocks"] else spec.codec.body({**turn, "blocks": blocks})
+def _rewritten(change: Callable[[dict], dict]) -> Callable[[FormatSpec, bytes], bytes | None]:
+    """The stream's turn changed by ``change`` and written again by the row's codec (a gateway that translates
+    the turn and loses what it cannot carry)."""
+    def rewrite(spec: FormatSpec, body: bytes) -> bytes | None:
+        turn = spec.codec.decode(spec.reference_adapter().parse_stream(body))
+        changed = change(turn)
+        return None if changed == turn else spec.codec.body(changed)
+    return rewrite
 
 
-def _carries_opaque_values(name: str) -> bool:
-    """Whether the format's streams carry opaque values: one of its pinned streamed turns has one."""
+def _unsigned(turn: dict) -> dict:
+    """Every signature emptied, every redacted reasoning block dropped."""
+    return {**turn, "blocks": [{**b, "signature": ""} if b.get("signature") else b for b in turn["blocks"]
+                               if b.get("type") not in OPAQUE_BLOCKS]}
+
+
+def _unreasoned(turn: dict) -> dict:
+    return {**turn, "blocks": [b for b in turn["blocks"] if b.get("type") not in REASONING_BLOCKS]}
+
+
+def _pinned_blocks(name: str) -> list[dict]:
     source = STRATEGIES[name].streamed_turns
-    return any(b.get("signature") or b.get("type") in OPAQUE_BLOCKS
-               for turn, _ in (source.pinned if source else ()) for b in turn["blocks"])
+    return [b for turn, _ in (source.pinned if source else ()) for b in turn["blocks"]]
 
 
 def plants() -> list[Plant]:
@@ -92,8 +104,13 @@ def plants() -> list[Plant]:
         found += [Plant(name, shape.name, "wire", _shape(shape)) for shape in shapes if shape.relay]
         found += [Plant(name, "stream cut before its end", "wire", _cut),
                   Plant(name, "accepts what the provider refuses", "provider", lenient=True)]
-        if _carries_opaque_values(name):
-            found.append(Plant(name, "opaque values stripped", "wire", _unsigned))
+        carried = _pinned_blocks(name)  # what the format's streams carry: its pinned turns have it
+        if any(b.get("signature") or b.get("type") in OPAQUE_BLOCKS for b in carried):
+            found.append(Plant(name, "opaque values stripped", "wire", _rewritten(_unsigned),
+                               caught_by=("gateway-opaque-kept", "gateway-blocks-kept")))
+        if any(b.get("type") in REASONING_BLOCKS for b in carried):
+            found.append(Plant(name, "reasoning dropped", "wire", _rewritten(_unreasoned),
+                               caught_by=("gateway-blocks-kept",)))
     return found
 
 
@@ -103,9 +120,11 @@ class _Rewriting(Delivery):
 
     plant: Plant | None = None
     spec: FormatSpec | None = None
-    counter: list = field(default_factory=list, compare=False)
+    counter: list = field(default_factory=list, compare=False)  # one entry per stream the plant changed
+    originals: list = field(default_factory=list, compare=False)  # every stream as the provider wrote it
 
     def pieces(self, body: bytes, framing: BodyFraming = SSE) -> list[bytes]:
+        self.originals.append(body)
         broken = self.plant.rewrite(self.spec, body) if self.plant and self.plant.rewrite and body else None
         if broken is not None and broken != body:
             self.counter.append(1)
@@ -127,17 +146,24 @@ class BrokenEmitter(LoopbackProvider):
     def __init__(self, plant: Plant, **kwargs) -> None:
         self.plant = plant
         self._counter: list = []
+        self._originals: list = []
         lenient = plant.lenient
         routes = tuple(FormatRoute(row.format, profile=_Lenient(row.format) if lenient else None)
                        for row in WIRES.values())
         super().__init__(profile=LENIENT_CHAT if lenient else STRICT_CHAT, routes=routes,
-                         delivery=_Rewriting(plant=plant, spec=SPECS[plant.format], counter=self._counter), **kwargs)
-        self._lock = threading.Lock()
+                         delivery=_Rewriting(plant=plant, spec=SPECS[plant.format], counter=self._counter,
+                                             originals=self._originals), **kwargs)
 
     @property
     def rewritten(self) -> int:
         """How many streams the plant changed."""
         return len(self._counter)
+
+    def upstream_turns(self) -> list[dict]:
+        """Every turn the provider streamed before the plant broke it, decoded by the format's own codec."""
+        spec = SPECS[self.plant.format]
+        adapter = spec.reference_adapter()
+        return [spec.codec.decode(adapter.parse_stream(body)) for body in list(self._originals)]
 
     def client_url(self) -> str:
         """The base URL a client of the plant's format is given."""

@@ -19,8 +19,11 @@ from harness.testing.formats import STRATEGIES
 from harness.testing.shapes import shaped
 
 
+JUDGED = {name: spec for name, spec in SPECS.items() if spec.stream_rules is not None}  # rows that state a layout
+
+
 def _cases():
-    for name, spec in SPECS.items():
+    for name, spec in JUDGED.items():
         for n, (turn, _) in enumerate(STRATEGIES[name].streamed_turns.pinned):
             yield pytest.param(spec, turn, id=f"{name}-pinned{n}")
 
@@ -44,7 +47,12 @@ def test_the_provider_layouts_break_no_rule_and_every_relay_layout_breaks_one(sp
             assert found == [], f"{spec.name}: the layout {shape.name!r} that {shape.sender} send is refused: {found}"
 
 
-@pytest.mark.parametrize("name", list(SPECS))
+def test_every_bundled_format_states_its_layout():
+    bundled = {name for name, spec in SPECS.items() if spec.reference.startswith("harness.reference")}
+    assert bundled and bundled <= set(JUDGED), f"bundled rows without stream_rules: {bundled - set(JUDGED)}"
+
+
+@pytest.mark.parametrize("name", list(JUDGED))
 def test_every_rule_a_format_names_is_in_the_registry_and_every_fault_names_one_of_them(name):
     from harness.rules.registry import RULES
 

@@ -1,11 +1,13 @@
 """LiteLLM's proxy between ``harness conform`` and the loopback: what a real gateway emits, and what crosses it.
 
-The loopback serves chat completions (its strict ``openai`` profile) as the
-proxy's one upstream model; the proxy is started on a free port with a config
-that routes ``loopback-model`` there; then ``harness conform`` speaks each
+The loopback is the proxy's one upstream model (``openai/loopback-model``: the
+proxy calls its chat completions route, or its Responses route for a model
+declared to reason, as it chooses; chat under the strict ``openai`` profile); the proxy is started on a free port with a config
+that routes ``loopback-model`` there (declared as a reasoning model with
+parallel tool calls, as the conversations ask for both); then ``harness conform`` speaks each
 format the proxy serves (chat completions, Anthropic Messages, OpenAI
-Responses, Gemini) to it, and holds every turn it emitted to the chat turn the
-loopback streamed for it (:mod:`harness.conform.crossing`). One Markdown
+Responses, Gemini) to it, and holds every turn it emitted to the turn the
+loopback streamed for it, each decoded in the format of the route that served it (:mod:`harness.conform.crossing`). One Markdown
 report per format is written to ``--out``; the exit status is 1 when a check
 failed. Needs the ``litellm`` command with its proxy dependencies
 (``litellm[proxy]``)::
@@ -33,7 +35,7 @@ from harness.outcomes.results import FAILED
 from harness.report.results_markdown import render_markdown
 
 MODEL = "loopback-model"
-UPSTREAM = "chat"  # the format the proxy calls the loopback in
+UPSTREAM = "chat"  # the loopback route the proxy is configured with (its API base)
 STARTUP = 180.0  # seconds the proxy may take to answer its health check
 CONFIG = """model_list:
   - model_name: {model}
@@ -41,6 +43,12 @@ CONFIG = """model_list:
       model: openai/{model}
       api_base: {base}
       api_key: loopback-key
+    model_info:
+      supports_reasoning: true
+      supports_function_calling: true
+      supports_parallel_function_calling: true
+router_settings:
+  disable_cooldowns: true  # one refused request must not take the model out for the next format's run
 """
 
 
@@ -64,14 +72,21 @@ def _wait_healthy(url: str, proxy: subprocess.Popen) -> None:
     raise SystemExit(f"the proxy did not answer {url}/health/liveliness within {STARTUP:g} s")
 
 
-def upstream_turns(provider: LoopbackProvider, first: int):
-    """The turns the loopback streamed on its chat route from exchange ``first`` on, in order, as neutral turns."""
-    spec = spec_for(UPSTREAM)
-    adapter = spec.reference_adapter()
+def _served_format(provider: LoopbackProvider, exchange) -> str:
+    """The format of the loopback route that answered ``exchange`` (the proxy picks the upstream API itself)."""
+    route = next((r for r in provider.routes if r.accepts(exchange.method, exchange.path)), None)
+    return route.wire.name if route is not None else UPSTREAM
 
+
+def upstream_turns(provider: LoopbackProvider, first: int):
+    """The turns the loopback streamed from exchange ``first`` on, in order, each decoded by its route's format."""
     def turns() -> list[dict]:
-        return [spec.codec.decode(adapter.parse_stream(e.response)) for e in provider.record.exchanges[first:]
-                if e.status == 200 and e.response.lstrip().startswith(b"data:")]
+        found = []
+        for exchange in provider.record.exchanges[first:]:
+            spec = spec_for(_served_format(provider, exchange))
+            if exchange.status == 200 and exchange.pieces and spec.framing.read(exchange.response):
+                found.append(spec.codec.decode(spec.reference_adapter().parse_stream(exchange.response)))
+        return found
     return turns
 
 
@@ -80,7 +95,7 @@ def _report(args: argparse.Namespace, base: str, name: str, checks, log) -> bool
     spec = spec_for(name)
     results = [c.result() for c in checks]
     bad = [r for r in results if r.status == FAILED]
-    header = [f"target: LiteLLM proxy ({args.litellm}) at {base}, upstream: the loopback ({UPSTREAM})",
+    header = [f"target: LiteLLM proxy ({args.litellm}) at {base}, upstream: the loopback",
               f"format: {name} ({spec.label})", f"requests: {len(log)}"]
     (args.out / f"{name}.md").write_text(render_markdown(f"harness conform: LiteLLM proxy, {name}", header, results,
                                                          "check", by_capability=False, every=True), encoding="utf-8")

@@ -54,7 +54,7 @@ class Plant:
     name: str
     level: str
     rewrite: Callable[[FormatSpec, bytes], bytes | None] | None = None  # a stream body -> the broken one (None: as is)
-    lenient: bool = False  # the provider refuses nothing
+    lenient: bool = False  # the provider answers every history
     caught_by: tuple[str, ...] = ()  # the checks that must report it, when its level says too little
 
     @property

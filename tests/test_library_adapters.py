@@ -35,6 +35,7 @@ REPRODUCTIONS = {
     "openai-python-sse-byte-order-mark.py": "openai",
     "langchain-core-tool-call-chunks-merged-by-arrival.py": "langchain_openai",
     "litellm-deepseek-default-thinking-reasoning-content.py": "litellm",
+    "litellm-gemini-parallel-calls-one-id.py": "litellm",
     "anthropic-python-to-param-empty-text.py": "anthropic",
     "anthropic-python-cut-stream-returned-as-final.py": "anthropic",
     "litellm-anthropic-interleaved-blocks-regrouped.py": "litellm",

@@ -66,7 +66,7 @@ class HttpTransport:
     A turn after :meth:`close` opens a new client, so a transport shared by
     several runs in one process (the module's reference adapter, which each
     pytest session closes at its end) stays usable. Turns may run on several
-    threads at once (the guard gives each call a thread of its own): the client
+    threads at once (guarded calls run in the guard's threads): the client
     is thread-safe and is opened under a lock.
     """
 

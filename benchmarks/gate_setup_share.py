@@ -11,8 +11,9 @@ its wall time three ways:
 
 Setup is start + baseline; its share of the wall is held to at most 25 % on
 a quiet machine (issue 36). The load average is printed with each run: on a
-busy machine quote the CPU seconds (this process and its children) beside
-the wall, and the medians of several repeats.
+busy machine quote the CPU seconds beside the wall (this process and every
+process under it, the live warm workers read from ``/proc``: Linux only), and
+the medians of several repeats.
 
     python benchmarks/gate_setup_share.py [--repeat 3] [--jobs N] [--format F ...]
 """
@@ -25,6 +26,7 @@ import resource
 import statistics
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from harness.formats import SPECS
 from harness.mutation import gate_plan
@@ -38,7 +40,7 @@ GOAL = 0.25
 @dataclass
 class Split:
     wall: dict[str, float]  # seconds per phase
-    cpu: dict[str, float]  # CPU seconds per phase, this process and every child it waited for
+    cpu: dict[str, float]  # CPU seconds per phase, this process and every process under it
 
     @property
     def setup_share(self) -> float:
@@ -46,8 +48,24 @@ class Split:
 
 
 def _cpu() -> float:
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    """CPU seconds of this process, the children it waited for, and every live process under it (with theirs)."""
+    own, waited = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = own.ru_utime + own.ru_stime + waited.ru_utime + waited.ru_stime
+    parents, ticks = {}, {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except (OSError, ValueError):  # not a process, or one that just ended
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        ticks[int(entry.name)] = sum(int(f) for f in fields[11:15])  # utime, stime, and its waited children's
+    under, frontier = set(), {os.getpid()}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - under
+        under |= frontier
+    return total + sum(ticks[pid] for pid in under) / os.sysconf("SC_CLK_TCK")
 
 
 def run_row(spec, part: gate_plan.FormatPart, jobs: int) -> Split:

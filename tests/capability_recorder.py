@@ -1,5 +1,10 @@
 """Each format's reference adapter, wrapped so that a contract run writes down every protocol path it called.
 
+Loaded as a pytest plugin (``-p capability_recorder``) it puts the wrapped
+references in place of the references themselves before the contracts load
+their adapter, so the plain ``harness check`` of a reference is recorded
+(:mod:`reference_checks`).
+
 A path is a protocol method by name, and ``transform_request`` also by the
 effort it was asked for (``transform_request effort=high``): the argument a
 format maps to its own settings, a whole mapping a contract may never ask
@@ -10,6 +15,7 @@ once per process.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import threading
 
@@ -57,5 +63,8 @@ class Recording:
         return recorded
 
 
-chat, anthropic, openai_responses, gemini = (Recording(SPECS[name].reference_adapter())
-                                              for name in ("chat", "anthropic", "openai-responses", "gemini"))
+def pytest_configure(config) -> None:
+    """Every format's reference, where its spec names it, is its recording wrapper from now on."""
+    for spec in SPECS.values():
+        module, attribute = spec.reference.split(":")
+        setattr(importlib.import_module(module), attribute, Recording(spec.reference_adapter()))

@@ -14,7 +14,10 @@ under test. Everything else stays as the loaded profile has it.
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+import reference_checks
 
 settings.register_profile(
     "harness-own-tests",
@@ -27,3 +30,16 @@ _BLOCKED = "-p no:langsmith_plugin"
 
 if _BLOCKED not in os.environ.get("PYTEST_ADDOPTS", ""):
     os.environ["PYTEST_ADDOPTS"] = f"{os.environ.get('PYTEST_ADDOPTS', '')} {_BLOCKED}".strip()
+
+
+@pytest.fixture(scope="session")
+def reference_check(tmp_path_factory):
+    """``reference_check(format)``: the session's one ``harness check`` of that format's reference (made on first use)."""
+    made: dict[str, reference_checks.ReferenceCheck] = {}
+
+    def check(format: str) -> reference_checks.ReferenceCheck:
+        if format not in made:
+            made[format] = reference_checks.run_check(format, tmp_path_factory.mktemp(f"check-{format}"))
+        return made[format]
+
+    return check

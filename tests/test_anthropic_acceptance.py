@@ -163,8 +163,8 @@ def _harness(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout)
 
 
-def test_check_passes_the_reference_and_the_known_bug_fails_its_contract(tmp_path):
-    check = _harness("check", "--hypothesis-profile", "ci")
+def test_check_passes_the_reference_and_the_known_bug_fails_its_contract(tmp_path, reference_check):
+    check = reference_check("anthropic").run  # `harness check --hypothesis-profile ci --adapter` the reference
     assert check.returncode == 0, check.stdout[-3000:] + check.stderr
     lines = check.stdout.splitlines()
     assert " 0 failed" in lines[-1], lines[-1]

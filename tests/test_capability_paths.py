@@ -5,25 +5,17 @@ protocols), and ``transform_request`` once per effort level: a format whose
 request transform no contract calls with an effort has its whole effort
 mapping unjudged, however many contracts call the method itself. Each format's
 contracts run (the gate's derandomized profile) against its reference wrapped
-by :mod:`capability_recorder`, which writes down every path called; a path of
-the reference that no contract called fails here, named.
+by :mod:`capability_recorder`, which writes down every path called (the
+session's one check of the reference, :mod:`reference_checks`); a path of the
+reference that no contract called fails here, named.
 """
 
 from __future__ import annotations
-
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from harness.adapter import CAPABILITIES, EFFORTS, load_adapter, protocol_methods
 from harness.formats import SPECS
-
-TESTS = Path(__file__).parent
-ENV = {**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHONPATH": str(TESTS)}
-RECORDERS = {"chat": "chat", "anthropic": "anthropic", "openai-responses": "openai_responses", "gemini": "gemini"}
 
 
 def offered_paths(format: str) -> set[str]:
@@ -36,19 +28,10 @@ def offered_paths(format: str) -> set[str]:
     return paths
 
 
-def test_every_format_has_a_recorder():
-    assert set(RECORDERS) == set(SPECS), f"recorders for {sorted(RECORDERS)}, formats {sorted(SPECS)}"
-
-
 @pytest.mark.parametrize("format", sorted(SPECS))
-def test_every_path_the_reference_offers_is_reached_by_a_contract(format, tmp_path):
-    log = tmp_path / "paths.log"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "--pyargs", "harness.contracts", "-q", "-p", "no:cacheprovider",
-         "--harness-profile", "ci", "--adapter", f"capability_recorder:{RECORDERS[format]}"],
-        capture_output=True, text=True, env={**ENV, "CAPABILITY_LOG": str(log)}, cwd=tmp_path, timeout=1200)
-    assert run.returncode == 0, f"the {format} reference's contracts did not all pass:\n{run.stdout[-3000:]}"
-    reached = set(log.read_text().split("\n")) - {""} if log.exists() else set()
-    unreached = offered_paths(format) - reached
+def test_every_path_the_reference_offers_is_reached_by_a_contract(format, reference_check):
+    check = reference_check(format)
+    assert check.run.returncode == 0, f"the {format} reference's contracts did not all pass:\n{check.run.stdout[-3000:]}"
+    unreached = offered_paths(format) - check.reached
     assert not unreached, (f"no {format} contract calls {sorted(unreached)} of its reference: each is a documented "
-                           f"path with no contract (reached: {sorted(reached)})")
+                           f"path with no contract (reached: {sorted(check.reached)})")

@@ -38,9 +38,12 @@ REFERENCES = [  # (adapter spec, its name, its format, at least this many contra
 
 
 @pytest.mark.parametrize(("spec", "name", "format", "least"), REFERENCES, ids=[r[2] for r in REFERENCES])
-def test_each_reference_passes_every_contract_of_its_format_and_shows_no_other(spec, name, format, least):
-    # The README's command for each format.
-    run = _check(*(["--adapter", spec] if format != "chat" else []))
+def test_each_reference_passes_every_contract_of_its_format_and_shows_no_other(spec, name, format, least,
+                                                                                reference_check):
+    # The README's command for each format (the session's one run of it).
+    check = reference_check(format)
+    assert check.spec == spec, f"the {format} row names {check.spec} as its reference, expected {spec}"
+    run = check.run
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr
     assert run.stdout.startswith(f"adapter under test: {name} ({spec}) format: {format}"), run.stdout[:500]
     formats = contract_formats()

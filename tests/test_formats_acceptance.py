@@ -173,8 +173,8 @@ def _harness(name: str, *args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("name", IDS)
-def test_check_passes_the_reference_and_a_kernel_known_bug_fails_its_contract(name, tmp_path):
-    check = _harness(name, "check", "--hypothesis-profile", "ci")
+def test_check_passes_the_reference_and_a_kernel_known_bug_fails_its_contract(name, tmp_path, reference_check):
+    check = reference_check(name).run  # `harness check --hypothesis-profile ci --adapter` the reference
     assert check.returncode == 0, check.stdout[-3000:] + check.stderr
     lines = check.stdout.splitlines()
     assert " 0 failed" in lines[-1], lines[-1]

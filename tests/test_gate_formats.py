@@ -2,12 +2,15 @@
 bugs of every catalogue its row names, one report with a line per format; ``--format`` narrows it.
 
 The whole gate runs once (the module's fixture): what it proves is the table's own contents, nothing registered
-for the test. The narrowing and the plan are checked on small runs and without running anything.
+for the test. The narrowing and the plan are checked on small runs and without running anything. The tests of the
+whole gate are marked slow: the README's command leaves them out and ``.ci/run`` runs them, their gate being CI's
+own (``HARNESS_GATE_REPORT_DIR`` names where its reports go; its console output is shown).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -22,6 +25,7 @@ from harness.mutation.gate_plan import of_format, plan, qualified
 from harness.outcomes.mutants import Mutant
 
 SHARED = "mutants-rounds.toml"
+REPORT_DIR_ENV = "HARNESS_GATE_REPORT_DIR"  # where the whole gate writes its reports (default: a temporary folder)
 
 
 def _harness(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
@@ -39,10 +43,13 @@ def _format(entry: dict) -> str:
 
 
 @pytest.fixture(scope="module")
-def whole_gate(tmp_path_factory):
+def whole_gate(tmp_path_factory, pytestconfig):
     work = tmp_path_factory.mktemp("gate")
-    run = _harness(["gate", "--jobs", "2", "--report-dir", "out"], work)
-    return run, work / "out"
+    out = Path(os.environ.get(REPORT_DIR_ENV) or work / "out").resolve()
+    run = _harness(["gate", "--jobs", "2", "--report-dir", str(out)], work)
+    if REPORT_DIR_ENV in os.environ:  # CI's gate: its log shows what the gate said
+        pytestconfig.pluginmanager.get_plugin("terminalreporter").write(f"\n{run.stdout}{run.stderr}")
+    return run, out
 
 
 def _shared_ids() -> set[str]:
@@ -52,6 +59,7 @@ def _shared_ids() -> set[str]:
             if naming[name] > 1 for m in load_catalogue(path).mutants}
 
 
+@pytest.mark.slow
 def test_the_gate_runs_every_catalogue_of_every_row_under_that_rows_format(whole_gate):
     run, out = whole_gate
     assert run.returncode == exit_codes.OK, run.stdout[-4000:] + run.stderr
@@ -73,6 +81,7 @@ def test_the_gate_runs_every_catalogue_of_every_row_under_that_rows_format(whole
     assert {_format(e) for e in entries} == set(SPECS), "every format has known bugs in the one report"
 
 
+@pytest.mark.slow
 def test_the_console_and_the_summary_have_a_line_per_format(whole_gate):
     run, out = whole_gate
     counts = Counter(_format(e) for e in _known_bugs(out))
@@ -84,6 +93,7 @@ def test_the_console_and_the_summary_have_a_line_per_format(whole_gate):
         assert f"{name}: baseline: " in run.stdout, run.stdout[-3000:]
 
 
+@pytest.mark.slow
 def test_a_shared_bug_runs_under_each_format_whose_contract_it_names_and_no_other(whole_gate):
     _, out = whole_gate
     entries = _known_bugs(out)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import ssl
+import subprocess
+import sys
 
 import httpx
 import pytest
@@ -68,21 +69,29 @@ def test_an_adapter_without_close_is_left_as_it_is():
     LoadedAdapter("plain", object(), frozenset()).close()
 
 
-def test_turns_build_one_ssl_context_between_them(monkeypatch):
-    built = []
-    real = ssl.create_default_context
+def test_a_process_that_imported_the_transport_builds_no_ssl_context_for_its_turns():
+    # A fresh process, so no earlier turn built anything: what it builds for its turns (on three clients) is what
+    # each fork of a process that only imported the transport (a gate's worker) would build again.
+    script = """
+import ssl
+from harness.reference import transport
+from harness.testing.cassettes import replay
+from harness.testing.scripted import ScriptedTool
 
-    def counted(*args, **kwargs):
-        built.append(args or kwargs)
-        return real(*args, **kwargs)
-
-    # httpx builds a client's context with ssl.create_default_context, looked up at each call.
-    monkeypatch.setattr(ssl, "create_default_context", counted)
-    transport._ssl_context.cache_clear()
-    try:
-        for _ in range(3):
-            with transport.HttpTransport() as http:  # a client each, so only the shared context is counted once
-                _turn(http)
-    finally:
-        transport._ssl_context.cache_clear()
-    assert len(built) == 1, f"{len(built)} SSL contexts built for 3 clients"
+built = []
+real = ssl.create_default_context
+def counted(*args, **kwargs):
+    built.append(args or kwargs)
+    return real(*args, **kwargs)
+ssl.create_default_context = counted  # httpx builds a client's context with it, looked up at each call
+for _ in range(3):
+    with transport.HttpTransport() as http, replay("gateway_index_zero") as played:
+        http.run_http_turn(played.base_url, "Oslo or Lisbon?", [ScriptedTool("get_weather")], {})
+print(len(built))
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.strip() == "0", (
+        f"{run.stdout.strip()} SSL contexts built for 3 turns on 3 clients after the import: expected none, the "
+        "import builds the one they share"
+    )

@@ -11,8 +11,10 @@ passes) and refuses, with an exception it raises on purpose (not a
 ``TypeError``, ``KeyError`` and the like): the body with an ``error`` event
 in place of any event from ``message_start`` to ``message_stop``, the stream
 ending there (as Anthropic ends it); every strict prefix of the body that ends
-before ``message_stop``'s data is complete (cut at every byte: inside an
-event, inside a line end, inside a UTF-8 sequence, between events); the body
+before ``message_stop``'s data is complete (a drawn one; for the pinned body a
+cut at every kind of place, :mod:`harness.contracts.body_cuts`: inside an
+event, inside a line end, inside a UTF-8 sequence, between events, and one
+byte short of ``message_stop``'s data); the body
 with ``message_start`` moved after a block event. Each is its own test.
 
 Level: per test. Wire for the ``error`` event and the cut body: the Messages
@@ -35,6 +37,7 @@ from hypothesis import example, given, strategies as st
 
 from harness.testing.anthropic_incident import PLAN, TURN
 from harness.clip import shown
+from harness.contracts.body_cuts import cut_points
 from harness.testing import anthropic_streamed_turns as streamed_turns
 from harness.testing.anthropic_streams import turns
 from harness.under_test.invoke import refusal, valid
@@ -84,7 +87,8 @@ def test_every_prefix_of_the_incident_stream_is_refused(stream):
     # CRLF line ends and keep-alive comments: cuts inside a line end and between comment and event too.
     body = turn_body(TURN, replace(PLAN, framing=Framing(line_end="\r\n", keep_alive=True)))
     _answered(stream, body)
-    for cut in range(_stop_complete(body)):
+    stop = _stop_complete(body)
+    for cut in sorted({*(cut for cut in cut_points(body) if cut < stop), stop - 1}):
         refusal(stream.parse_stream, body[:cut], why=f"the body is cut after {cut} of {len(body)} bytes, before "
                 "message_stop")
 

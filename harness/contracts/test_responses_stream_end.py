@@ -23,6 +23,7 @@ import pytest
 from hypothesis import example, given, strategies as st
 
 from harness.clip import shown
+from harness.contracts.body_cuts import cut_points
 from harness.contracts.block_checks import assert_same_turn
 from harness.testing.responses_incident import TURN
 from harness.testing import responses_streamed_turns as streamed_turns
@@ -77,5 +78,5 @@ def test_a_body_cut_at_any_byte_is_refused_or_whole(stream, sample, position):
 
 def test_the_pinned_turn_cut_at_every_byte_is_refused_or_whole(stream):
     body = turn_body(TURN, Plan())
-    for n in range(len(body)):
+    for n in cut_points(body):
         _cut_is_refused_or_whole(stream, TURN, body, n)

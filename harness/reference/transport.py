@@ -8,15 +8,15 @@ neutral response the frame consumes.
 One client serves every turn of one :class:`HttpTransport`, so a turn after
 the first reuses its connections instead of connecting (and building a
 client) again; closing the transport closes the client. Every client shares
-one SSL context: building one loads the CA bundle, tens of milliseconds that
-each new client (a transport reopened, a second transport) would pay again.
+one SSL context, built as the module is imported: building one loads the CA
+bundle, a tenth of a second that each new client (a transport reopened, a
+second transport) would pay again, and so would each fork of a process that
+forks workers (the gate's) were it built after the fork.
 """
 
 from __future__ import annotations
 
-import functools
 import os
-import ssl
 import threading
 from typing import Any
 
@@ -31,6 +31,7 @@ METHOD = "POST"  # pragma: no mutate (equivalent: `"POST"` -> `"post"`: httpx up
 AUTHORIZATION = "Authorization"  # pragma: no mutate (equivalent: `"Authorization"` -> `"authorization"`, `"Authorization"` -> `"AUTHORIZATION"`: HTTP header names are case-insensitive)
 TIMEOUT = httpx.Timeout(120.0, connect=10.0)
 _SHOWN = 500  # characters of an error body quoted in the exception
+SSL_CONTEXT = httpx.create_ssl_context()  # pragma: no mutate (out of scope: `httpx.create_ssl_context()` -> *: the TLS context, which no plain-HTTP provider reaches)
 
 
 class ProviderHTTPError(RuntimeError):
@@ -66,7 +67,7 @@ class HttpTransport:
     A turn after :meth:`close` opens a new client, so a transport shared by
     several runs in one process (the module's reference adapter, which each
     pytest session closes at its end) stays usable. Turns may run on several
-    threads at once (the guard gives each call a thread of its own): the client
+    threads at once (guarded calls run in the guard's threads): the client
     is thread-safe and is opened under a lock.
     """
 
@@ -95,14 +96,8 @@ class HttpTransport:
     def _opened(self) -> httpx.Client:
         with self._lock:
             if self._client is None:
-                self._client = httpx.Client(timeout=TIMEOUT, verify=_ssl_context())  # pragma: no mutate (out of scope: `httpx.Client(timeout=TIMEOUT, verify=_ssl_context())` -> *: client timeout and TLS context, which no plain-HTTP provider reaches)
+                self._client = httpx.Client(timeout=TIMEOUT, verify=SSL_CONTEXT)  # pragma: no mutate (out of scope: `httpx.Client(timeout=TIMEOUT, verify=SSL_CONTEXT)` -> *: client timeout and TLS context, which no plain-HTTP provider reaches)
             return self._client
-
-
-@functools.cache
-def _ssl_context() -> ssl.SSLContext:
-    # What httpx builds for a client by default, built once per process for every client.
-    return httpx.create_ssl_context()
 
 
 def _headers() -> dict[str, str]:

@@ -2,8 +2,9 @@
 
 - A method that raises ``NotImplementedError`` is an adapter saying it does not
   offer that method: the contract that called it is not applicable.
-- Every call runs in a thread of its own, so nothing the adapter does in it
-  stops the run; each of these is an :class:`AdapterFault`, an error of the
+- Every call runs in another thread (:mod:`harness.under_test.call_threads`,
+  reused from call to call), so nothing the adapter does in it stops the run;
+  each of these is an :class:`AdapterFault`, an error of the
   contract naming the method and the input:
 
   - not returning within the time limit (``--adapter-timeout``): the thread is
@@ -36,7 +37,7 @@ import pytest
 from harness.adapter import CAPABILITIES, format_of, protocol_methods
 from harness.bridge import BridgeError
 from harness.clip import clip, shown_call
-from harness.under_test import bounds
+from harness.under_test import bounds, call_threads
 from harness.under_test.shapes import check_shape
 
 NOT_APPLICABLE = "not applicable"
@@ -60,10 +61,6 @@ class _ProcessExit(BaseException):
     """Raised in an adapter call in place of ``os._exit``: a BaseException, so ``except Exception`` lets it by."""
 
 
-class _Abandoned(BaseException):
-    """Raised into an abandoned call's thread to stop it."""
-
-
 _real_exit = os._exit
 _in_flight: list[dict[str, Any]] = []  # the outcomes of the guarded calls running now
 _abandoned: list[threading.Thread] = []
@@ -80,10 +77,14 @@ def _exit(status: int) -> None:
 
 
 def _stop_abandoned() -> None:
-    """Raise :class:`_Abandoned` again in every abandoned call still running (it may have caught the last one)."""
+    """Raise :class:`~harness.under_test.call_threads.Stopped` again in every abandoned call still running.
+
+    It may have caught the last one.
+    """
     _abandoned[:] = [thread for thread in _abandoned if thread.is_alive()]
     for thread in _abandoned:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Abandoned))
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                   ctypes.py_object(call_threads.Stopped))
 
 
 class GuardedAdapter:
@@ -135,29 +136,19 @@ class GuardedAdapter:
         if self._hung is not None:
             message = f"{call} not called: {self._hung} already hung in this contract"
         else:
-            outcome: dict[str, Any] = {}
-            worker = threading.Thread(target=_run, args=(outcome, function, args, kwargs), name=f"adapter {method}",
-                                      daemon=True)
-            _in_flight.append(outcome)
+            job = call_threads.Call(function, args, kwargs, name=f"adapter {method}")
+            _in_flight.append(job.outcome)
             try:
-                worker.start()
-                worker.join(self._timeout)  # a real Ctrl-C interrupts this wait: signals go to the main thread
+                hung = call_threads.run(job, self._timeout)
             finally:
-                _in_flight.remove(outcome)
-            if not worker.is_alive():
-                return _returned(call, outcome)
-            _abandoned.append(worker)
+                _in_flight.remove(job.outcome)
+            if hung is None:
+                return _returned(call, job.outcome)
+            _abandoned.append(hung)
             _stop_abandoned()
             self._hung = f"{method}({shown_call(args, kwargs, 200)})"
             message = f"{call} did not return within {self._timeout:g} s (--adapter-timeout); the call was abandoned"
         raise AdapterTimeout(message)  # one raise site: Hypothesis sees one failure, not several
-
-
-def _run(outcome: dict[str, Any], function, args: tuple, kwargs: dict) -> None:
-    try:
-        outcome["value"] = function(*args, **kwargs)
-    except BaseException as exc:  # judged in the caller's thread
-        outcome["error"] = exc
 
 
 def cut_message(exc: BaseException) -> str:

@@ -79,17 +79,17 @@ def refusals(dialect: Dialect, sent: dict, message: object, n: int) -> list[str]
         if found is None:
             return [f"message #{n} has no {dialect.field}: {dialect.missing}"]
         return [] if same(found, expected) else [f"message #{n} carries {dialect.field} changed: {dialect.changed}"]
-    calls = {c.get("id"): c for c in message.get("tool_calls") or () if isinstance(c, dict)}
+    # A value the endpoint did not send on that call (another call's, or made up) fails verification too.
+    expected = {c.get("id"): c.get(dialect.field) for c in sent.get("tool_calls") or ()}
+    names = {c.get("id"): c.get("name") for c in sent.get("tool_calls") or ()}
+    found = {c.get("id"): c.get(dialect.field) for c in message.get("tool_calls") or () if isinstance(c, dict)}
     problems = []
-    for call in sent.get("tool_calls") or ():
-        expected = call.get(dialect.field)
-        if expected is None:
-            continue
-        found = calls.get(call.get("id"), {}).get(dialect.field)
-        if found is None:
-            problems.append(f"call {call.get('id')!r} of message #{n} has no {dialect.field}: "
-                            + dialect.missing.format(name=call.get("name"), n=n + 1))
-        elif not same(found, expected):
-            problems.append(f"call {call.get('id')!r} of message #{n} carries {dialect.field} changed: "
-                            + dialect.changed)
+    for cid in dict.fromkeys([*expected, *found]):
+        want, got = expected.get(cid), found.get(cid)
+        if want is not None and got is None:
+            problems.append(f"call {cid!r} of message #{n} has no {dialect.field}: "
+                            + dialect.missing.format(name=names.get(cid), n=n + 1))
+        elif got is not None and (want is None or not same(got, want)):
+            how = "changed" if want is not None else "the endpoint did not send on it"
+            problems.append(f"call {cid!r} of message #{n} carries {dialect.field} {how}: {dialect.changed}")
     return problems

@@ -6,7 +6,8 @@ entries (text with a signature, a summary, an encrypted blob), or tool calls
 carrying Google's ``extra_content`` signature. Its stream sends every entry in
 pieces sharing the entry's ``index`` (its text cut anywhere, ``type``,
 ``format`` and ``index`` repeated on each piece as the gateway does, the
-signature on the last), pieces of several entries in one chunk or one per
+signature on the last, alone or with text, ``null`` where a piece does not
+know a field), pieces of several entries in one chunk or one per
 chunk, then each call in fragments with its ``extra_content`` on the first.
 """
 
@@ -76,6 +77,13 @@ def _pieces(draw, entry: dict) -> list[dict]:
     parts = _cut(draw, entry[growing]) if growing else [""]
     naming = {k: entry[k] for k in ("type", "index", "format") if k in entry}
     pieces = [{**naming, growing: part} if growing else dict(naming) for part in parts]
+    if "signature" in entry and draw(st.booleans()):
+        pieces.append({**naming, growing: ""})  # the signature alone, on a piece that adds no text
+    if draw(st.booleans()):  # a field the entry has, said null on the pieces that do not bring it
+        for piece in pieces[:-1] if "signature" in entry else ():
+            piece["signature"] = None
+        for piece in pieces[1:] if "id" in entry else ():
+            piece["id"] = None
     if "id" in entry:
         pieces[0]["id"] = entry["id"]
     if "signature" in entry:

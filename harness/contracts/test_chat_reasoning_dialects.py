@@ -100,7 +100,7 @@ def _refused(messages: object, turn: dict, dialect: chat_dialects.Dialect) -> li
     n = next((n for n, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"), None)
     if n is None:
         return [f"no assistant message in {clip_json(messages, 600)}"]
-    return chat_dialects.refusals(dialect, turn, messages[n], n)
+    return [str(r) for r in chat_dialects.refusals(dialect, turn, messages[n], n)]
 
 
 def _sent_values(turn: dict, dialect: chat_dialects.Dialect) -> object:

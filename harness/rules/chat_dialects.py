@@ -56,6 +56,17 @@ DIALECTS = {d.name: d for d in (
 )}
 
 
+@dataclass(frozen=True)
+class Refused:
+    """One value the endpoint wants back and did not get: where, and the endpoint's answer."""
+
+    where: str
+    answer: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.answer}"
+
+
 def dialect_of(row: ModelRow) -> Dialect | None:
     """The dialect ``row``'s endpoint speaks, or None."""
     return DIALECTS[row.dialect] if row.dialect else None
@@ -66,10 +77,10 @@ def same(a: object, b: object) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def refusals(dialect: Dialect, sent: dict, message: object, n: int) -> list[str]:
+def refusals(dialect: Dialect, sent: dict, message: object, n: int) -> list[Refused]:
     """The provider's refusals of ``message`` (a request's assistant message, number ``n``), which replays the
     response ``sent`` (the neutral turn the provider streamed: ``reasoning_details``, ``tool_calls`` with their
-    ``extra_content``), in its words; each says what went wrong first."""
+    ``extra_content``), each with what went wrong, in its words."""
     message = message if isinstance(message, dict) else {}
     if dialect.place == MESSAGE:
         expected = sent.get(dialect.field)
@@ -77,8 +88,9 @@ def refusals(dialect: Dialect, sent: dict, message: object, n: int) -> list[str]
             return []
         found = message.get(dialect.field)
         if found is None:
-            return [f"message #{n} has no {dialect.field}: {dialect.missing}"]
-        return [] if same(found, expected) else [f"message #{n} carries {dialect.field} changed: {dialect.changed}"]
+            return [Refused(f"message #{n} has no {dialect.field}", dialect.missing)]
+        return [] if same(found, expected) else [Refused(f"message #{n} carries {dialect.field} changed",
+                                                         dialect.changed)]
     # A value the endpoint did not send on that call (another call's, or made up) fails verification too.
     expected = {c.get("id"): c.get(dialect.field) for c in sent.get("tool_calls") or ()}
     names = {c.get("id"): c.get("name") for c in sent.get("tool_calls") or ()}
@@ -87,9 +99,9 @@ def refusals(dialect: Dialect, sent: dict, message: object, n: int) -> list[str]
     for cid in dict.fromkeys([*expected, *found]):
         want, got = expected.get(cid), found.get(cid)
         if want is not None and got is None:
-            problems.append(f"call {cid!r} of message #{n} has no {dialect.field}: "
-                            + dialect.missing.format(name=names.get(cid), n=n + 1))
+            problems.append(Refused(f"call {cid!r} of message #{n} has no {dialect.field}",
+                                    dialect.missing.format(name=names.get(cid), n=n + 1)))
         elif got is not None and (want is None or not same(got, want)):
             how = "changed" if want is not None else "the endpoint did not send on it"
-            problems.append(f"call {cid!r} of message #{n} carries {dialect.field} {how}: {dialect.changed}")
+            problems.append(Refused(f"call {cid!r} of message #{n} carries {dialect.field} {how}", dialect.changed))
     return problems

@@ -64,6 +64,8 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "the pair (OpenAI chat, by model)", ("test_chat_effort_beside_tools",)),
     Rule("call-id-shape", "provider", "every tool call id one the model takes (Mistral's models: nine letters and "
          "digits)", ("test_chat_call_ids",)),
+    Rule("reasoning-dialect-kept", "provider", "an endpoint's opaque reasoning values back unchanged where they came "
+         "(OpenRouter reasoning_details, Google extra_content)", ("test_chat_reasoning_dialects",)),
     Rule("thinking-form-of-model", "provider", "thinking in a form the model takes (Anthropic, by model: adaptive, "
          "budget, disabled)", ("test_anthropic_thinking_switch",)),
     # Checked by the probe on a whole session.

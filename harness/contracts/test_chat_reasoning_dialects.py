@@ -13,11 +13,13 @@ picks one), a turn of one to three tool calls with the dialect's values
 (entries of every type, text cut anywhere, several entries per chunk or one
 per chunk; calls with and without a signature):
 
-- streamed: ``parse_stream``, ``serialize_message`` of the assistant message
-  it makes, and ``transform_request`` to the row's endpoint send each value
-  back unmodified (as JSON, every character of every string) where it came:
-  the entries on that assistant message, in order, joined by their ``index``;
-  each signature on the call that brought it;
+- streamed: ``parse_stream`` and ``serialize_message`` of the assistant
+  message it makes send each value back unmodified (as JSON, every character
+  of every string) where it came: the entries on that assistant message, in
+  order, joined by their ``index``; each signature on the call that brought
+  it, and no call given one it did not bring;
+- ``transform_request`` of a history holding such a message, to the row's
+  endpoint, keeps every value as it was;
 - through the kernel: ``run_turn``'s follow-up request, ``render_history``
   of its events for the row's endpoint, and that history after a cold-store
   round trip (``store_blocks``, ``load_blocks``) do the same.
@@ -109,32 +111,55 @@ def _sent_values(turn: dict, dialect: chat_dialects.Dialect) -> object:
     return {c["id"]: c.get(dialect.field) for c in turn["tool_calls"]}
 
 
-def _round_trip(stream, messages, transform, row, body: bytes, turn: dict) -> None:
+def _replayed(stream, messages, row, body: bytes, turn: dict) -> None:
     dialect = chat_dialects.dialect_of(row)
     parsed = valid(stream).parse_stream(body)
     wire = valid(messages).serialize_message(_message(parsed, dialect))
-    request = {"model": row.example, "messages": [{"role": "user", "content": "Read a.txt."}, wire, *_results(turn)],
-               "tools": TOOLS, "stream": True}
-    out = valid(transform).transform_request(request, {"base_url": row.base_url, "model": row.example})
-    refused = _refused(out.get("messages") if isinstance(out, dict) else None, turn, dialect)
+    refused = _refused([wire], turn, dialect)
     assert not refused, (
-        f"{row.describe()}: the request after the turn is refused:\n  " + "\n  ".join(refused)
+        f"{row.describe()}: the assistant message serialized from the streamed turn is refused:\n  "
+        + "\n  ".join(refused)
         + f"\n  the endpoint streamed {dialect.field}: {clip_json(_sent_values(turn, dialect), 900)}"
         f"\n  parse_stream gave: {clip_json(parsed, 900)}\n  serialize_message gave: {clip_json(wire, 900)}"
         f"\n  stream: {body[:1200]!r}")
 
 
-def test_the_incidents_streams_go_back_as_they_came(stream, messages, transform, dialect_row):
+def test_the_incidents_streams_go_back_as_they_came(stream, messages, dialect_row):
     body, turn = PINNED[dialect_row.dialect]
-    _round_trip(stream, messages, transform, dialect_row, body, turn)
+    _replayed(stream, messages, dialect_row, body, turn)
 
 
 @given(data=st.data())
-def test_streamed_values_go_back_as_they_came(stream, messages, transform, dialect_row, data):
+def test_streamed_values_go_back_as_they_came(stream, messages, dialect_row, data):
     dialect = chat_dialects.dialect_of(dialect_row)
     turn = data.draw(dialect_turns(dialect), label="turn")
     body = data.draw(dialect_streams(turn, dialect), label="stream")
-    _round_trip(stream, messages, transform, dialect_row, body, turn)
+    _replayed(stream, messages, dialect_row, body, turn)
+
+
+def _assistant(turn: dict, dialect: chat_dialects.Dialect) -> dict:
+    """The turn as its endpoint wants it back on the wire."""
+    calls = [{"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]},
+              **({dialect.field: c[dialect.field]} if dialect.field in c else {})} for c in turn["tool_calls"]]
+    message = {"role": "assistant", "content": turn["content"] or None, "tool_calls": calls}
+    if dialect.field in turn:
+        message[dialect.field] = turn[dialect.field]
+    return message
+
+
+@given(data=st.data())
+def test_the_request_to_the_endpoint_keeps_them(transform, dialect_row, data):
+    dialect = chat_dialects.dialect_of(dialect_row)
+    turn = data.draw(dialect_turns(dialect), label="turn")
+    request = {"model": dialect_row.example, "messages": [{"role": "user", "content": "Read a.txt."},
+                                                        _assistant(turn, dialect), *_results(turn)],
+               "tools": TOOLS, "stream": True}
+    out = valid(transform).transform_request(request, {"base_url": dialect_row.base_url, "model": dialect_row.example})
+    refused = _refused(out.get("messages") if isinstance(out, dict) else None, turn, dialect)
+    assert not refused, (
+        f"{dialect_row.describe()}: transform_request(body, base_url={dialect_row.base_url!r}) sends a request the "
+        "endpoint refuses:\n  " + "\n  ".join(refused) + f"\n  body's messages: {clip_json(request['messages'], 1200)}"
+        f"\n  sent: {clip_json(out, 1200)}")
 
 
 @given(data=st.data())

@@ -115,7 +115,7 @@ def _replayed(stream, messages, row, body: bytes, turn: dict) -> None:
     dialect = chat_dialects.dialect_of(row)
     parsed = valid(stream).parse_stream(body)
     wire = valid(messages).serialize_message(_message(parsed, dialect))
-    refused = _refused([wire], turn, dialect)
+    refused = _refused([{"role": "user", "content": "Read a.txt."}, wire], turn, dialect)
     assert not refused, (
         f"{row.describe()}: the assistant message serialized from the streamed turn is refused:\n  "
         + "\n  ".join(refused)

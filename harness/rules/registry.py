@@ -138,4 +138,6 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "on its first functionCall part (Gemini 3)", _GEMINI_SIGNATURES),
     Rule("gemini-signatures-as-sent", "wire", "every thoughtSignature comes back byte for byte on the part it came "
          "on; none moved, none added", _GEMINI_SIGNATURES),
+    Rule("gemini-signature-base64", "wire", "every thoughtSignature is base64 (a proto bytes field)",
+         _GEMINI_SIGNATURES),
 )}

@@ -112,6 +112,9 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "signature", ("test_anthropic_message_blocks", "test_rounds_cold_store")),
     Rule("anthropic-earlier-turns-unchanged", "provider", "earlier assistant messages' thinking comes back as sent "
          "(newer Claude models)", ("test_anthropic_preserved_thinking",)),
+    Rule("anthropic-thinking-text", "wire", "a thinking block carries its thinking field", _ANTHROPIC_THINKING),
+    Rule("anthropic-thinking-first", "wire", "an open assistant message holding thinking starts with a thinking block",
+         _ANTHROPIC_THINKING),
     # OpenAI Responses: what the API refuses in a request's input (harness.rules.responses_history).
     Rule("responses-reasoning-followed", "wire", "a reasoning item goes back followed by the item it came before: "
          "an assistant message or a function_call", _RESPONSES_PAIRING),

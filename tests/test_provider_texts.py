@@ -74,3 +74,30 @@ def test_base64_of_every_kind_is_taken():
         body = {"contents": [{"role": "user", "parts": [{"text": "Hi"}]},
                              {"role": "model", "parts": [{"text": "Hello", "thoughtSignature": signature}]}]}
         assert gemini_history.SIGNATURE_BASE64 not in [r.rule for r in gemini_history.refusals(body)], signature
+
+
+RESPONSES_PASTED = "Item '{}' of type 'message' was provided without its required 'reasoning' item: '{}'."
+REASONED_ANSWER = [{"blocks": [{"type": "reasoning", "item_id": "rs_01", "text": "", "signature": "gAAAA=="},
+                               {"type": "text", "item_id": "msg_01", "text": "Done."}]}]
+ANSWER = {"type": "message", "role": "assistant", "id": "msg_01",
+          "content": [{"type": "output_text", "text": "Done.", "annotations": []}]}
+REASONING = {"type": "reasoning", "id": "rs_01", "summary": [], "encrypted_content": "gAAAA=="}
+
+
+def test_a_message_sent_back_without_its_reasoning_is_refused_in_openais_words():
+    from harness.rules import responses_history
+
+    assert _generic(responses_history.MESSAGE_WITH_REASONING_TEXT) == RESPONSES_PASTED
+    body = {"input": [{"role": "user", "content": "Hi"}, ANSWER, {"role": "user", "content": "And?"}]}
+    found = [r for r in responses_history.refusals(body, sent=REASONED_ANSWER)
+             if r.rule == responses_history.MESSAGE_WITH_REASONING]
+    assert [(r.path, r.message) for r in found] == [("input[1]", RESPONSES_PASTED.format("msg_01", "rs_01"))]
+
+
+def test_a_message_with_its_reasoning_or_without_its_id_is_taken():
+    from harness.rules import responses_history
+
+    for items in ([REASONING, ANSWER], [{k: v for k, v in ANSWER.items() if k != "id"}]):
+        body = {"input": [{"role": "user", "content": "Hi"}, *items, {"role": "user", "content": "And?"}]}
+        rules = [r.rule for r in responses_history.refusals(body, sent=REASONED_ANSWER)]
+        assert responses_history.MESSAGE_WITH_REASONING not in rules, items

@@ -128,6 +128,8 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "reasoning item before it", _RESPONSES_REPLAY),
     Rule("responses-encrypted-unchanged", "wire", "a reasoning item's encrypted_content comes back byte for byte",
          _RESPONSES_STORE),
+    Rule("responses-message-with-reasoning", "wire", "an assistant message sent back with its id comes after the "
+         "reasoning item it followed", _RESPONSES_REPLAY),
     # Gemini generateContent: what the API refuses in a body (harness.rules.gemini_history).
     Rule("gemini-function-call-named", "wire", "every functionCall part has a name", _GEMINI_CONTENT),
     Rule("gemini-text-non-empty", "wire", "no empty text part, unless it carries a thoughtSignature",

@@ -108,8 +108,10 @@ def _models() -> list[str]:
             "" if row.can_disable or not row.thinking else "thinking cannot be disabled",
             f"effort: {', '.join(row.efforts)}" if row.efforts else "",
             "" if row.tools_with_effort else "no function tools beside reasoning_effort",
-            f"DeepSeek era {row.era}" if row.era else ""]))
-        patterns = ", ".join(f"`{p}`" for p in row.models) or "by name only"
+            f"DeepSeek era {row.era}" if row.era else "",
+            f"reasoning dialect {row.dialect}" if row.dialect else ""]))
+        patterns = ", ".join(f"`{p}`" for p in row.models) or (
+            f"any, at `{row.base_url}`" if row.dialect else "by name only")
         lines.append(f"| `{row.name}` | {row.format} | {patterns} | `{row.example}` | {rules} | {row.source} |")
     lines.append("")
     return lines

@@ -51,7 +51,7 @@ def test_a_loop_as_gemini_sent_it_is_refused_nothing():
     assert refusals(_body(LOOP), sent=SENT) == []
     assert refusals(_body(LOOP[:3]), sent=SENT[:1]) == []
     assert set(rules.RULES) == {rules.CALL_NAMED, rules.TEXT_NON_EMPTY, rules.CALL_TURN_PLACED, rules.RESPONSES_COUNTED, rules.CALL_SIGNED,
-                                rules.SIGNATURES_AS_SENT}
+                                rules.SIGNATURES_AS_SENT, rules.SIGNATURE_BASE64}
 
 
 def test_a_call_without_a_name_is_refused():

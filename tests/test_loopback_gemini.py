@@ -142,7 +142,8 @@ def _unsigned(content):
 
 
 def _corrupted(content):
-    return [{**content, "parts": [{**p, "thoughtSignature": "x" + p["thoughtSignature"]} if "thoughtSignature" in p
+    # Still base64 (four more characters), so it decodes and fails verification, not decoding.
+    return [{**content, "parts": [{**p, "thoughtSignature": "AAAA" + p["thoughtSignature"]} if "thoughtSignature" in p
                                   else p for p in content["parts"]]}]
 
 

@@ -9,10 +9,12 @@ import argparse
 
 from harness.adapter import DEFAULT_FORMAT, FORMATS
 from harness.cli import durations
+from harness.rules import models
 from harness.rules.reasoning import DEFAULT_ERA, ERAS
 
 COMMANDS = ("serve", "probe", "record")
-PROFILES = ("openai", "deepseek", "gateway")
+# The chat endpoints of the model table that speak a reasoning dialect are profiles of their row's name.
+PROFILES = ("openai", "deepseek", "gateway", *(row.name for row in models.ROWS if row.dialect))
 DELIVERY_HELP = ("how streamed bodies are cut: whole, bytes:N, inside-events, inside-crlf, inside-utf8 "
                  "(default: whole)")
 

@@ -20,15 +20,27 @@ report shows it even where production would not have failed yet.
 ``gateway``
     a lenient OpenAI-compatible gateway: it accepts every chat completion
     and records the wire rules broken.
+``openrouter``, ``gemini-openai-compatible`` (the model table's endpoints that speak a reasoning dialect)
+    each streams its opaque reasoning values (OpenRouter: ``reasoning_details``
+    before a round's calls, a text entry in pieces with its signature on a
+    piece of its own, then an encrypted one; Google: ``extra_content`` on the
+    first call of a round) and refuses, in its words, a later request whose
+    replay of that round lost or changed them
+    (:mod:`harness.rules.chat_dialects`). It remembers the rounds it served in
+    the conversation, like the strict routes; the values are made from the
+    round itself, so a run is the same every time. The pairing rule holds too.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import threading
 from dataclasses import dataclass
 
 from harness.loopback import answers
 from harness.loopback.exchanges import Violation
-from harness.rules import chat_effort, chat_ids, models
+from harness.rules import chat_dialects, chat_effort, chat_ids, models
 from harness.rules.pairing import (
     ANSWERED_TWICE,
     DEEPSEEK_UNANSWERED_CALLS,
@@ -40,6 +52,7 @@ from harness.rules.pairing import (
 )
 from harness.rules.reasoning import DEFAULT_ERA, ERAS, MISSING, reasoning_breaks
 from harness.rules.registry import RULES
+from harness.wire.sse import chunks, sse
 
 # Top-level arguments of OpenAI's chat completions API (https://platform.openai.com/docs/api-reference/chat).
 OPENAI_ARGUMENTS = frozenset({
@@ -102,6 +115,10 @@ class Profile:
 
     def rules(self, body: dict, messages: list[dict], number: int) -> list[Violation]:
         return self.pairing(messages, number)
+
+    def served(self, body: bytes) -> bytes:
+        """The stream this provider sends for the source's ``body`` (only a dialect's endpoint adds to it)."""
+        return body
 
     def answer(self, violations: list[Violation]) -> Answer | None:
         """The error answer of the first refused violation, or None when the request is accepted."""
@@ -232,7 +249,78 @@ class GatewayProfile(Profile):
     enforces_pairing = False
 
 
-PROFILE_NAMES = ("openai", "deepseek", "gateway")
+DIALECT_RULE = "reasoning-dialect-kept"
+def _opaque(*seed: object) -> str:
+    return base64.b64encode(hashlib.sha256("|".join(map(str, seed)).encode()).digest()).decode()
+
+
+class DialectProfile(Profile):
+    """A chat endpoint of the model table that speaks ``row.dialect``."""
+
+    judged = (*Profile.judged, DIALECT_RULE)
+
+    def __init__(self, row: models.ModelRow) -> None:
+        self.row = row
+        self.dialect = chat_dialects.DIALECTS[row.dialect]
+        self.name = row.name
+        self._lock = threading.Lock()
+        self._served: list[dict] = []  # the neutral rounds streamed: their calls and the dialect's values
+
+    def served(self, body: bytes) -> bytes:
+        """``body`` (a chat SSE stream) with the dialect's values added to a round of tool calls, remembered."""
+        try:
+            events = chunks(body)
+        except ValueError:
+            return body  # not a stream of JSON chunks: nothing to sign
+        calls = [f for e in events for c in e.get("choices") or () for f in (c.get("delta") or {}).get("tool_calls")
+                 or () if f.get("id")]
+        if not calls:
+            return body
+        turn = {"tool_calls": [{"id": f["id"], "name": (f.get("function") or {}).get("name")} for f in calls]}
+        seed = [f["id"] for f in calls]
+        if self.dialect.place == chat_dialects.CALL:
+            # Google signs the first call of a round; the parallel calls after it come unsigned.
+            signature = {"google": {"thought_signature": _opaque(self.name, *seed)}}
+            calls[0][self.dialect.field] = signature
+            turn["tool_calls"][0][self.dialect.field] = signature
+        else:
+            entries = [{"type": "reasoning.text", "text": "Deciding which tools to call.", "format": "unknown",
+                        "index": 0, "signature": _opaque(self.name, "text", *seed)},
+                       {"type": "reasoning.encrypted", "data": _opaque(self.name, "data", *seed), "format": "unknown",
+                        "index": 1}]
+            text, crypt = entries
+            pieces = [{**text, "text": "Deciding which ", "signature": None}, {**text, "text": "tools to call.",
+                      "signature": None}, {**text, "text": ""}, crypt]
+            events[:0] = [{**_envelope(events), "choices": [{"index": 0, "delta": {self.dialect.field: [piece]}}]}
+                          for piece in pieces]
+            turn[self.dialect.field] = entries
+        with self._lock:
+            self._served.append(turn)
+        return sse(events)
+
+    def rules(self, body: dict, messages: list[dict], number: int) -> list[Violation]:
+        with self._lock:
+            served = list(self._served)
+        found = []
+        for turn in served:
+            ids = {c["id"] for c in turn["tool_calls"]}
+            n = next((n for n, m in enumerate(messages) if m.get("role") == "assistant" and ids & {
+                c.get("id") for c in m.get("tool_calls") or () if isinstance(c, dict)}), None)
+            if n is None:
+                continue  # the round is not in this request's history (trimmed, or another conversation)
+            for refused in chat_dialects.refusals(self.dialect, turn, messages[n], n):
+                found.append(self._v(DIALECT_RULE, number, n, f"{refused.where} (endpoint {self.row.base_url})",
+                                     400, refused.answer, param=f"messages.[{n}]"))
+        return found + self.pairing(messages, number)
+
+
+def _envelope(events: list[dict]) -> dict:
+    first = events[0] if events else {}
+    return {k: first[k] for k in ("id", "object", "created", "model") if k in first}
+
+
+DIALECT_ROWS = {row.name: row for row in models.ROWS if row.dialect}
+PROFILE_NAMES = ("openai", "deepseek", "gateway", *DIALECT_ROWS)
 
 
 def make_profile(name: str, era: str = DEFAULT_ERA) -> Profile:
@@ -243,4 +331,6 @@ def make_profile(name: str, era: str = DEFAULT_ERA) -> Profile:
         return DeepSeekProfile(era)
     if name == "gateway":
         return GatewayProfile()
+    if name in DIALECT_ROWS:
+        return DialectProfile(DIALECT_ROWS[name])
     raise ValueError(f"provider profile {name!r}; expected one of {', '.join(PROFILE_NAMES)}")

@@ -231,10 +231,11 @@ class LoopbackProvider:
         exchange.streamed = reply.streamed
         if not reply.is_stream:
             return self._raw(exchange, reply.status, reply.content_type, reply.body)
+        stream = self.profile.served(reply.body)
         if not (body or {}).get("stream"):
-            status, completion = fold(reply.body)
+            status, completion = fold(stream)
             return self._json(exchange, status, completion)
-        return await self._stream(request, exchange, reply.body)
+        return await self._stream(request, exchange, stream)
 
     async def _send(self, request: web.Request, exchange: Exchange, route: FormatRoute, reply) -> web.StreamResponse:
         if reply.stream is None:

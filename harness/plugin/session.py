@@ -291,6 +291,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "model_row" in metafunc.fixturenames:
         rows = models.selected(formats_of(metafunc.definition)[0], metafunc.config.getoption("harness_model"))
         metafunc.parametrize("model_row", rows, ids=[row.name for row in rows])
+    # A dialect contract holds for every selected chat row whose endpoint speaks a reasoning dialect.
+    if "dialect_row" in metafunc.fixturenames:
+        rows = [row for row in models.selected("chat", metafunc.config.getoption("harness_model")) if row.dialect]
+        metafunc.parametrize("dialect_row", rows, ids=[row.name for row in rows])
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -15,6 +15,8 @@ class _Head:
 
     id: str | None
     name: str | None
+    # A provider's opaque value on the call (Google's thought signature in ``extra_content``), kept as sent.
+    extra_content: Mapping[str, Any] | None = None
 
 
 class ToolCallAccumulator:
@@ -27,8 +29,9 @@ class ToolCallAccumulator:
     Provider quirks accepted: ``id`` and ``name`` only on a call's first fragment
     (later ones omit them or send null); every call sent at ``index`` 0, told
     apart by a new ``id``; ``index`` missing; numbering that starts at 1;
-    ``arguments`` sent as a JSON object. Fragments must already be well-formed
-    (the stream parser checks their types).
+    ``arguments`` sent as a JSON object. A call's ``extra_content``, on whichever
+    fragment brings it, stays with that call. Fragments must already be
+    well-formed (the stream parser checks their types).
     """
 
     def __init__(self) -> None:
@@ -46,6 +49,7 @@ class ToolCallAccumulator:
         for i, frag in enumerate(fragments):
             index = self._index_of(frag)
             self._track_head(index, frag)
+            self._keep_extra(index, frag)
             arguments = _arguments_text(frag)
             if arguments is not None:
                 self.accs[index].append(arguments)
@@ -59,7 +63,7 @@ class ToolCallAccumulator:
         """
         open_calls = [(index, head, self.accs.get(index, [])) for index, head in self._heads.items()]
         ordered = sorted(self._closed + open_calls, key=lambda call: call[0])
-        return [{"id": head.id, "name": head.name, "arguments": "".join(pieces)} for _, head, pieces in ordered]
+        return [_call(head, pieces) for _, head, pieces in ordered]
 
     def _index_of(self, frag: Mapping[str, Any]) -> int:
         index = frag.get("index")
@@ -68,6 +72,11 @@ class ToolCallAccumulator:
         # Without an index the fragment continues the latest call (a new id
         # there opens the next call); the very first one opens call 0.
         return 0 if self._last_index is None else self._last_index
+
+    def _keep_extra(self, index: int, frag: Mapping[str, Any]) -> None:
+        head = self._heads.get(index)
+        if head is not None and frag.get("extra_content") is not None:
+            self._heads[index] = replace(head, extra_content=frag["extra_content"])
 
     def _track_head(self, index: int, frag: Mapping[str, Any]) -> None:
         head = self._heads.get(index)
@@ -80,6 +89,13 @@ class ToolCallAccumulator:
             self._closed.append((index, head, self.accs.pop(index, [])))
         function = frag.get("function") or {}
         self._heads[index] = _Head(id=new_id, name=function.get("name"))
+
+
+def _call(head: _Head, pieces: list[str]) -> dict[str, Any]:
+    call: dict[str, Any] = {"id": head.id, "name": head.name, "arguments": "".join(pieces)}
+    if head.extra_content is not None:
+        call["extra_content"] = head.extra_content
+    return call
 
 
 def _arguments_text(frag: Mapping[str, Any]) -> str | None:

@@ -42,6 +42,9 @@ def store(events: list[ContextEvent]) -> dict:
                 "tools_used": list(event.tools_used),
             }
         )
+        if event.reasoning_details:
+            # Opaque to us and to a reader: kept whole in the record, never split into text blocks.
+            records[-1]["reasoning_details"] = list(event.reasoning_details)
         blocks += [
             {"id": block_id(number, stamp, part.role, part.position), "role": part.role, "content": part.content}
             for part in event_parts(event)
@@ -65,6 +68,7 @@ def _load_event(record: Mapping, by_id: Mapping[str, str], number: int) -> Conte
         input=text("input"),
         response=text("response"),
         reasoning=text("reasoning") or None,
+        reasoning_details=list(record.get("reasoning_details") or ()),
         tool_calls=[ToolCall.from_neutral(call) for call in record["tool_calls"]],
         tool_results=[
             ToolResult(call_id, text("tool_output", k)) for k, call_id in enumerate(record["tool_result_ids"])

@@ -24,13 +24,14 @@ class ContextEvent:
     input: str = ""
     response: str = ""
     reasoning: str | None = None
+    reasoning_details: list[dict] = field(default_factory=list)  # the provider's opaque entries, kept as they came
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_results: list[ToolResult] = field(default_factory=list)
     tools_used: list[str] = field(default_factory=list)
     timestamp: float = 0.0
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "input": self.input,
             "response": self.response,
             "reasoning": self.reasoning,
@@ -41,6 +42,9 @@ class ContextEvent:
             "tools_used": list(self.tools_used),
             "timestamp": self.timestamp,
         }
+        if self.reasoning_details:
+            data["reasoning_details"] = list(self.reasoning_details)
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> ContextEvent:
@@ -49,6 +53,7 @@ class ContextEvent:
             input=data.get("input") or "",
             response=data.get("response") or "",
             reasoning=data.get("reasoning"),
+            reasoning_details=list(data.get("reasoning_details") or ()),
             tool_calls=[ToolCall.from_neutral(c) for c in data.get("tool_calls") or ()],
             tool_results=[
                 ToolResult(r["tool_call_id"], r.get("content") or "")
@@ -63,7 +68,9 @@ def render_messages(events: list[ContextEvent], *, with_reasoning: bool = True) 
     """Persisted events as the wire messages of the next request.
 
     ``with_reasoning`` is the provider's say: only providers that ask for
-    reasoning back get it (strict endpoints reject the unknown field).
+    reasoning back get it (strict endpoints reject the unknown field). Opaque
+    values (``reasoning_details``, a call's ``extra_content``) came from the
+    provider itself and always go back to it.
     """
     wire: list[dict] = []
     for event in events:
@@ -74,6 +81,7 @@ def render_messages(events: list[ContextEvent], *, with_reasoning: bool = True) 
             content=event.response,
             reasoning=event.reasoning if with_reasoning else None,
             tool_calls=tuple(event.tool_calls),
+            reasoning_details=tuple(event.reasoning_details),
         )
         wire.append(to_wire(assistant))
         for result in event.tool_results:

@@ -46,6 +46,7 @@ class Frame:
         self.tool_results: list[ToolResult] = []
         self.tools_used: list[str] = []
         self.turn_reasoning: str | None = None  # pragma: no mutate (equivalent: `= None` -> `= ""`: set before it is read)
+        self.turn_details: tuple[dict, ...] = ()  # pragma: no mutate (equivalent: `()` -> *: set before it is read)
         self.turn_response = ""  # pragma: no mutate (equivalent: `""` -> *: set before it is read)
 
     def run_turn(self, user_input: str) -> list[ContextEvent]:
@@ -72,6 +73,7 @@ class Frame:
         # reasoning of the tool round before it.
         self.turn_reasoning = response.get("reasoning") or None
         self.turn_response = response.get("content") or ""
+        self.turn_details = tuple(response.get("reasoning_details") or ())
         calls = _calls_of(response)
         self.msgs.append(
             to_wire(
@@ -80,6 +82,7 @@ class Frame:
                     content=self.turn_response,
                     reasoning=self.turn_reasoning,
                     tool_calls=tuple(calls),
+                    reasoning_details=self.turn_details,
                 )
             )
         )
@@ -140,6 +143,7 @@ class Frame:
                 response=self.turn_response,
                 reasoning=self.turn_reasoning,
                 tool_calls=self.tool_calls,
+                reasoning_details=list(self.turn_details),
                 tool_results=self.tool_results,
                 tools_used=self.tools_used,
                 timestamp=self.clock(),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.reference.accumulator import ToolCallAccumulator
+from harness.reference.reasoning_details import ReasoningDetails
 from harness.reference.shape import Shape, problem
 from harness.reference.sse import StreamError, iter_events
 
@@ -25,10 +26,13 @@ __all__ = ["StreamError", "parse_stream"]
 _TEXT = Shape(("string", "null"))
 _INDEX = Shape(("integer", "null"))
 _FUNCTION = Shape(("object", "null"), fields={"name": _TEXT, "arguments": Shape(("string", "object", "null"))})
-_FRAGMENT = Shape(("object",), fields={"index": _INDEX, "id": _TEXT, "function": _FUNCTION})
+_FRAGMENT = Shape(("object",), fields={"index": _INDEX, "id": _TEXT, "function": _FUNCTION,
+                                       "extra_content": Shape(("object", "null"))})
+_DETAIL = Shape(("object",), fields={"index": _INDEX, "text": _TEXT, "summary": _TEXT, "data": _TEXT})
 _DELTA = Shape(
     ("object", "null"),
-    fields={"content": _TEXT, "reasoning_content": _TEXT, "tool_calls": Shape(("array", "null"), items=_FRAGMENT)},
+    fields={"content": _TEXT, "reasoning_content": _TEXT, "tool_calls": Shape(("array", "null"), items=_FRAGMENT),
+            "reasoning_details": Shape(("array", "null"), items=_DETAIL)},
 )
 _CHOICE = Shape(("object",), fields={"index": _INDEX, "finish_reason": _TEXT, "delta": _DELTA})
 _CHUNK = Shape(("object",), fields={"usage": Shape(("object", "null")), "choices": Shape(("array",), items=_CHOICE)})
@@ -48,17 +52,22 @@ class _Response:
     content: list[str] = field(default_factory=list)
     reasoning: list[str] = field(default_factory=list)
     tool_calls: ToolCallAccumulator = field(default_factory=ToolCallAccumulator)
+    details: ReasoningDetails = field(default_factory=ReasoningDetails)
     finish_reason: str | None = None
     usage: dict[str, Any] | None = None
 
     def neutral(self) -> dict[str, Any]:
-        return {
+        neutral = {
             "content": "".join(self.content),
             "reasoning": "".join(self.reasoning),
             "tool_calls": self.tool_calls.calls(),
             "finish_reason": self.finish_reason,
             "usage": self.usage,
         }
+        details = self.details.entries()
+        if details:
+            neutral["reasoning_details"] = details
+        return neutral
 
 
 def parse_stream(body: bytes) -> dict[str, Any]:
@@ -110,3 +119,6 @@ def _take_choice(event: _Event, choice: dict[str, Any], response: _Response) -> 
     fragments = delta.get("tool_calls")
     if fragments is not None:
         response.tool_calls.add(fragments)
+    details = delta.get("reasoning_details")
+    if details is not None:
+        response.details.add(details)

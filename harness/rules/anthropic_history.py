@@ -17,7 +17,8 @@ The rules, by the Messages documentation:
   combines consecutive user turns; no document or 400 requires one message).
 - Content is non-empty (a string or a list of blocks), except in a final
   assistant message; text blocks are not blank (empty or only whitespace), in tool results too;
-  ``redacted_thinking`` carries its ``data``.
+  ``redacted_thinking`` carries its ``data``, a ``thinking`` block its
+  ``thinking`` (``""`` is a value: models that omit their thinking send it).
 - Every ``tool_use`` of an assistant message is answered by a ``tool_result``
   with its ``tool_use_id`` in the very next message, among the results that
   open it (a result after the text is not "immediately after"); a
@@ -26,7 +27,9 @@ The rules, by the Messages documentation:
   message when it is an assistant's, or the assistant message whose tool use
   the last (user) message answers. With thinking enabled
   (``thinking.type`` ``enabled`` or ``adaptive``), an open tool turn starts
-  with a ``thinking`` or ``redacted_thinking`` block. With thinking disabled
+  with a ``thinking`` or ``redacted_thinking`` block, and an open assistant
+  message that holds any starts with one (the report names no other message,
+  github.com/lbjlaq/Antigravity-Manager/issues/653). With thinking disabled
   the open assistant message holds neither (earlier ones Anthropic ignores).
 - Given the turns the provider sent (``sent``, neutral turns of
   :mod:`harness.adapter`, oldest first, one per assistant message counted from
@@ -60,9 +63,11 @@ NO_THINKING_WHEN_OFF = "anthropic-no-thinking-when-disabled"
 THINKING_UNMODIFIED = "anthropic-thinking-unmodified"
 THINKING_SIGNED = "anthropic-thinking-signed"
 EARLIER_UNCHANGED = "anthropic-earlier-turns-unchanged"
+THINKING_TEXT = "anthropic-thinking-text"
+THINKING_FIRST = "anthropic-thinking-first"
 RULES = (MESSAGE_ROLES, FIRST_USER, ROLES_ALTERNATE, CONTENT_NON_EMPTY, TEXT_NON_EMPTY, REDACTED_DATA,
          TOOL_USE_ANSWERED, TOOL_RESULT_PAIRED, TOOL_TURN_THINKING, NO_THINKING_WHEN_OFF, THINKING_UNMODIFIED,
-         THINKING_SIGNED, EARLIER_UNCHANGED)
+         THINKING_SIGNED, THINKING_TEXT, THINKING_FIRST, EARLIER_UNCHANGED)
 
 # Anthropic's texts; {path} is where the fault is, {ids} the tool_use ids joined with ", ".
 ROLE_TEXT = "{path}.role: Input should be 'user' or 'assistant'"
@@ -73,6 +78,9 @@ EMPTY_CONTENT_TEXT = "{path}: all messages must have non-empty content except fo
 EMPTY_TEXT_TEXT = "messages: text content blocks must be non-empty"
 BLANK_TEXT_TEXT = "messages: text content blocks must contain non-whitespace text"
 REDACTED_DATA_TEXT = "{path}.redacted_thinking.data: Field required"
+THINKING_TEXT_TEXT = "{path}.thinking.thinking: Field required"
+THINKING_FIRST_TEXT = ("If an assistant message contains any thinking blocks, the first block must be thinking or "
+                       "redacted_thinking. Found {found}.")
 UNANSWERED_TEXT = ("{path}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
                    "Each `tool_use` block must have a corresponding `tool_result` block in the next message.")
 ORPHAN_TEXT = ("unexpected `tool_use_id` found in `tool_result` blocks: {ids}. "
@@ -219,6 +227,8 @@ def _content(messages: list[dict], n: int) -> list[Refusal]:
             found.append(Refusal(TEXT_NON_EMPTY, path, EMPTY_TEXT_TEXT if "" in blank else BLANK_TEXT_TEXT))
         if block.get("type") == "redacted_thinking" and block.get("data") is None:
             found.append(Refusal(REDACTED_DATA, f"{path}.redacted_thinking.data", REDACTED_DATA_TEXT.format(path=path)))
+        if block.get("type") == "thinking" and block.get("thinking") is None:
+            found.append(Refusal(THINKING_TEXT, f"{path}.thinking.thinking", THINKING_TEXT_TEXT.format(path=path)))
     return found
 
 
@@ -260,6 +270,9 @@ def _thinking_switch(body: dict, messages: list[dict]) -> list[Refusal]:
             path = f"messages.{at}.content.0"
             return [Refusal(TOOL_TURN_THINKING, f"{path}.type",
                             STARTS_WITH_THINKING_TEXT.format(path=path, found=first))]
+        if blocks and first not in THINKING_TYPES and any(
+                isinstance(b, dict) and b.get("type") in THINKING_TYPES for b in blocks):
+            return [Refusal(THINKING_FIRST, f"messages.{at}.content.0.type", THINKING_FIRST_TEXT.format(found=first))]
         return []
     thinking = [m for m, b in enumerate(blocks) if isinstance(b, dict) and b.get("type") in THINKING_TYPES]
     if thinking:

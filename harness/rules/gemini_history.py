@@ -38,6 +38,11 @@ The rules:
   Gemini documents no answer to such an id), so parts left out (an empty
   text, a thought summary) move no signature; a sent part that carries
   nothing (empty text, unsigned) is matched to nothing.
+- Every ``thoughtSignature`` sent is a string that decodes as base64 (the
+  field is a proto ``bytes``): anything else is refused before any signature
+  is verified, naming the part in Gemini's own path ("Invalid value at
+  'request.contents[X].parts[0].thought_signature' (TYPE_BYTES), Base64
+  decoding failed", decolua/9router PR 450).
 """
 
 from __future__ import annotations
@@ -56,7 +61,9 @@ CALL_TURN_PLACED = "gemini-call-turn-after-user"
 RESPONSES_COUNTED = "gemini-function-responses-counted"
 CALL_SIGNED = "gemini-function-call-signed"
 SIGNATURES_AS_SENT = "gemini-signatures-as-sent"
-RULES = (CALL_NAMED, TEXT_NON_EMPTY, CALL_TURN_PLACED, RESPONSES_COUNTED, CALL_SIGNED, SIGNATURES_AS_SENT)
+SIGNATURE_BASE64 = "gemini-signature-base64"
+RULES = (CALL_NAMED, TEXT_NON_EMPTY, CALL_TURN_PLACED, RESPONSES_COUNTED, CALL_SIGNED, SIGNATURES_AS_SENT,
+         SIGNATURE_BASE64)
 
 # Gemini's texts; {name} is the function's name, {position} the content's position counted from 1.
 NAME_EMPTY_TEXT = "function_call.name: Name cannot be empty"
@@ -71,6 +78,8 @@ UNSIGNED_TEXT = ("Function call is missing a thought_signature in functionCall p
                  "data, function call `default_api:{name}` , position {position}. Please refer to "
                  "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.")
 CORRUPTED_TEXT = "Corrupted thought signature."
+BASE64_TEXT = ("Invalid value at 'request.contents[{n}].parts[{m}].thought_signature' (TYPE_BYTES), Base64 decoding "
+               "failed")
 
 
 @dataclass(frozen=True)
@@ -94,6 +103,7 @@ def refusals(body: dict, sent: list[dict] | None = None, *, signed_calls: bool =
         found += _empty_texts(contents, n)
         found += _placement(contents, n)
         found += _counted(contents, n)
+        found += _not_base64(contents, n)
     if signed_calls:
         found += _unsigned(contents)
     if sent is not None:
@@ -128,6 +138,13 @@ def _empty_texts(contents: list, n: int) -> list[Refusal]:
     return [Refusal(TEXT_NON_EMPTY, f"contents.{n}.parts.{m}.text", EMPTY_TEXT_TEXT)
             for m, part in enumerate(parts_of(contents[n]))
             if isinstance(part, dict) and part.get("text") == "" and not part.get("thoughtSignature")]
+
+
+def _not_base64(contents: list, n: int) -> list[Refusal]:
+    return [Refusal(SIGNATURE_BASE64, f"contents.{n}.parts.{m}.thoughtSignature", BASE64_TEXT.format(n=n, m=m))
+            for m, part in enumerate(parts_of(contents[n]))
+            if isinstance(part, dict) and isinstance(part.get("thoughtSignature"), str)
+            and isinstance(signature_bytes(part["thoughtSignature"]), str)]
 
 
 def _placement(contents: list, n: int) -> list[Refusal]:

@@ -69,6 +69,9 @@ class ModelRow:
     base_url: str | None = None  # chat: the provider's endpoint, which decides an adapter's profile
     call_ids: str | None = None  # chat: the pattern every tool call id must match (a regular expression)
     budgets: tuple[int, int] | None = None  # Gemini: the thinkingBudget range a model takes (besides -1, dynamic)
+    # chat: the reasoning dialect the endpoint speaks (a name of harness.rules.chat_dialects.DIALECTS); such a
+    # row is chosen by its endpoint, whatever model it serves, so it has no model patterns
+    dialect: str | None = None
     listed: bool = True  # False: a model the table does not know, judged by the format's wire rules only
 
     def describe(self) -> str:
@@ -113,6 +116,13 @@ ROWS: tuple[ModelRow, ...] = (
              budgets=(512, 24576)),
     ModelRow("gemini-2.5-flash", "gemini", ("gemini-2.5-flash", "gemini-2.5-flash-0*", "gemini-2.5-flash-preview*"),
              "gemini-2.5-flash", _GEMINI_THINKING, budgets=(1, 24576)),
+    # Gateways and compatible endpoints that carry reasoning on chat completions in their own opaque fields.
+    ModelRow("openrouter", "chat", (), "anthropic/claude-sonnet-4.5",
+             "https://openrouter.ai/docs/use-cases/reasoning-tokens", base_url="https://openrouter.ai/api/v1",
+             dialect="reasoning-details"),
+    ModelRow("gemini-openai-compatible", "chat", (), "gemini-3-flash-preview",
+             "https://ai.google.dev/gemini-api/docs/thought-signatures",
+             base_url="https://generativelanguage.googleapis.com/v1beta/openai/", dialect="extra-content"),
     *(ModelRow(f"deepseek-{era}", "chat", ("deepseek-chat", "deepseek-reasoner", "deepseek-v4*")
                if era == "current" else (), "deepseek-reasoner",
                "https://api-docs.deepseek.com/guides/thinking_mode", era=era, base_url="https://api.deepseek.com")
@@ -145,9 +155,10 @@ def unlisted(format: str, model: str | None = None) -> ModelRow:
 
 def selected(format: str, choice: str | None = None) -> tuple[ModelRow, ...]:
     """The rows the provider contracts of ``format`` hold for under ``--model choice`` (None: every row of the
-    format and one unlisted model); a choice of another format's model leaves this format an unlisted one."""
+    format with models or a dialect, and one unlisted model); a choice of another format's model leaves this
+    format an unlisted one."""
     if choice is None:
-        return (*(r for r in ROWS if r.format == format and r.models), unlisted(format))
+        return (*(r for r in ROWS if r.format == format and (r.models or r.dialect)), unlisted(format))
     row = BY_NAME.get(choice) or row_for(choice)
     if row is not None and row.format == format:
         return (row,)

@@ -64,6 +64,8 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "the pair (OpenAI chat, by model)", ("test_chat_effort_beside_tools",)),
     Rule("call-id-shape", "provider", "every tool call id one the model takes (Mistral's models: nine letters and "
          "digits)", ("test_chat_call_ids",)),
+    Rule("reasoning-dialect-kept", "provider", "an endpoint's opaque reasoning values back unchanged where they came "
+         "(OpenRouter reasoning_details, Google extra_content)", ("test_chat_reasoning_dialects",)),
     Rule("thinking-form-of-model", "provider", "thinking in a form the model takes (Anthropic, by model: adaptive, "
          "budget, disabled)", ("test_anthropic_thinking_switch",)),
     # Checked by the probe on a whole session.
@@ -110,6 +112,9 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "signature", ("test_anthropic_message_blocks", "test_rounds_cold_store")),
     Rule("anthropic-earlier-turns-unchanged", "provider", "earlier assistant messages' thinking comes back as sent "
          "(newer Claude models)", ("test_anthropic_preserved_thinking",)),
+    Rule("anthropic-thinking-text", "wire", "a thinking block carries its thinking field", _ANTHROPIC_THINKING),
+    Rule("anthropic-thinking-first", "wire", "an open assistant message holding thinking starts with a thinking block",
+         _ANTHROPIC_THINKING),
     # OpenAI Responses: what the API refuses in a request's input (harness.rules.responses_history).
     Rule("responses-reasoning-followed", "wire", "a reasoning item goes back followed by the item it came before: "
          "an assistant message or a function_call", _RESPONSES_PAIRING),
@@ -123,6 +128,8 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "reasoning item before it", _RESPONSES_REPLAY),
     Rule("responses-encrypted-unchanged", "wire", "a reasoning item's encrypted_content comes back byte for byte",
          _RESPONSES_STORE),
+    Rule("responses-message-with-reasoning", "wire", "an assistant message sent back with its id comes after the "
+         "reasoning item it followed", _RESPONSES_REPLAY),
     # Gemini generateContent: what the API refuses in a body (harness.rules.gemini_history).
     Rule("gemini-function-call-named", "wire", "every functionCall part has a name", _GEMINI_CONTENT),
     Rule("gemini-text-non-empty", "wire", "no empty text part, unless it carries a thoughtSignature",
@@ -193,4 +200,6 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("gemini-stream-finish", "wire", "the finishReason comes once, on the last chunk, never "
          "FINISH_REASON_UNSPECIFIED", ("test_gemini_stream_end",)),
     Rule("gemini-stream-usage", "wire", "the last chunk carries the turn's usageMetadata", ("test_gemini_stream_end",)),
+    Rule("gemini-signature-base64", "wire", "every thoughtSignature is base64 (a proto bytes field)",
+         _GEMINI_SIGNATURES),
 )}

@@ -16,8 +16,11 @@ Responses documentation on passing reasoning items back:
   or a reasoning item without it) is not found.
 - Given the turns the provider sent (``sent``, neutral turns of
   :mod:`harness.adapter`), a function call made after reasoning comes with
-  that reasoning item before it, and a reasoning item's ``encrypted_content``
-  is the one sent, byte for byte.
+  that reasoning item before it, and so does an assistant message sent back
+  with the id the provider gave it ("Item 'msg_...' of type 'message' was
+  provided without its required 'reasoning' item: 'rs_...'.",
+  NousResearch/hermes-agent issue 97427); a reasoning item's
+  ``encrypted_content`` is the one sent, byte for byte.
 """
 
 from __future__ import annotations
@@ -30,14 +33,17 @@ OUTPUT_ANSWERS_CALL = "responses-output-answers-call"
 NOT_STORED = "responses-reasoning-not-stored"
 CALL_WITH_REASONING = "responses-call-with-reasoning"
 ENCRYPTED_UNCHANGED = "responses-encrypted-unchanged"
+MESSAGE_WITH_REASONING = "responses-message-with-reasoning"
 RULES = (REASONING_FOLLOWED, SUMMARY_REQUIRED, OUTPUT_ANSWERS_CALL, NOT_STORED, CALL_WITH_REASONING,
-         ENCRYPTED_UNCHANGED)
+         ENCRYPTED_UNCHANGED, MESSAGE_WITH_REASONING)
 
 FOLLOWED_TEXT = "Item '{id}' of type 'reasoning' was provided without its required following item."
 SUMMARY_TEXT = "Input[{n}] missing required field 'summary'"
 OUTPUT_TEXT = "No tool call found for function call output with call_id {call_id}."
 NOT_STORED_TEXT = "Item with id '{id}' not found. Items are not persisted when `store` is set to false."
 WITH_REASONING_TEXT = "Item '{id}' of type 'function_call' was provided without its required 'reasoning' item: '{rs}'."
+MESSAGE_WITH_REASONING_TEXT = ("Item '{id}' of type 'message' was provided without its required 'reasoning' item: "
+                               "'{rs}'.")
 ENCRYPTED_TEXT = "invalid_encrypted_content: Encrypted content could not be decrypted or parsed."
 
 
@@ -97,14 +103,34 @@ def not_stored(body: dict) -> list[Refusal]:
 
 def _reasoning_before_calls(sent: list[dict]) -> dict[str, dict]:
     """Each call id the provider sent after a reasoning item, with that (nearest) reasoning block."""
+    return _reasoning_before(sent, "tool_call", "id")
+
+
+def _reasoning_before(sent: list[dict], kind: str, key: str) -> dict[str, dict]:
+    """Each ``key`` of a ``kind`` block the provider sent after a reasoning item, with that (nearest) reasoning."""
     found: dict[str, dict] = {}
     for turn in sent:
         last = None
         for block in turn.get("blocks") or []:
             if block.get("type") == "reasoning":
                 last = block
-            elif block.get("type") == "tool_call" and last is not None:
-                found[block["id"]] = last
+            elif block.get("type") == kind and last is not None and block.get(key):
+                found[block[key]] = last
+    return found
+
+
+def messages_with_reasoning(body: dict, sent: list[dict]) -> list[Refusal]:
+    """An assistant message sent back with its id comes after the reasoning item the provider sent before it."""
+    needed = _reasoning_before(sent, "text", "item_id")
+    found, seen = [], set()
+    for n, item in enumerate(_items(body)):
+        if item_type(item) == "reasoning":
+            seen.add(item.get("id"))
+        elif item_type(item) == "message" and item.get("id") in needed:
+            rs = needed[item["id"]].get("item_id")
+            if rs not in seen:
+                found.append(Refusal(MESSAGE_WITH_REASONING, f"input[{n}]",
+                                     MESSAGE_WITH_REASONING_TEXT.format(id=item["id"], rs=rs)))
     return found
 
 
@@ -137,7 +163,7 @@ def refusals(body: dict, sent: list[dict] | None = None) -> list[Refusal]:
         return []  # no history to judge: the request schema (responses_request) refuses such a body
     found = reasoning_followed(body) + summary_required(body) + outputs_answer_calls(body) + not_stored(body)
     if sent is not None:
-        found += calls_with_reasoning(body, sent) + encrypted_unchanged(body, sent)
+        found += calls_with_reasoning(body, sent) + messages_with_reasoning(body, sent) + encrypted_unchanged(body, sent)
     return sorted(found, key=lambda r: int(r.path[len("input["):-1]))
 
 

@@ -9,13 +9,19 @@
  * - an assistant message with `tool_calls` and no text sends `content: null`;
  * - a streamed tool-call fragment belongs to the call its upstream `index`
  *   names, never to the call at its position in the chunk's `tool_calls` list
- *   (a chunk nearly always holds one fragment, so that position is always 0).
+ *   (a chunk nearly always holds one fragment, so that position is always 0);
+ * - a provider's opaque reasoning values go back as they came, where they
+ *   came: `reasoning_details` entries (OpenRouter; streamed pieces joined by
+ *   their `index`) on the assistant message, in order; a call's
+ *   `extra_content` (Google's thought signature) on that call.
  */
 
 const { StreamError, events } = require('./sse');
 
 function callToWire(call) {
-  return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments ?? '' } };
+  const wire = { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments ?? '' } };
+  if (call.extra_content != null) wire.extra_content = call.extra_content;
+  return wire;
 }
 
 /** One neutral message `{role, content, reasoning, tool_calls, tool_call_id}` as the provider expects it. */
@@ -25,6 +31,7 @@ function serializeMessage(msg) {
     const calls = msg.tool_calls ?? [];
     if (calls.length > 0 && !msg.content) wire.content = null;
     if (msg.reasoning) wire.reasoning_content = msg.reasoning;
+    if (msg.reasoning_details?.length) wire.reasoning_details = msg.reasoning_details;
     if (calls.length > 0) wire.tool_calls = calls.map(callToWire);
   }
   if (msg.role === 'tool') wire.tool_call_id = msg.tool_call_id ?? null;
@@ -56,6 +63,7 @@ class ToolCallAccumulator {
         slot.open = { index, id: frag.id ?? null, name: frag.function?.name ?? null, pieces: [] };
         this.opened.push(slot.open);
       }
+      if (frag.extra_content != null) slot.open.extra_content = frag.extra_content;
       const piece = argumentsText(frag);
       if (piece !== null) slot.open.pieces.push(piece);
       this.lastIndex = index;
@@ -65,7 +73,41 @@ class ToolCallAccumulator {
   /** The calls `{id, name, arguments}` in upstream index order; calls that shared an index keep arrival order. */
   calls() {
     const ordered = [...this.opened].sort((a, b) => a.index - b.index); // a stable sort
-    return ordered.map((call) => ({ id: call.id, name: call.name, arguments: call.pieces.join('') }));
+    return ordered.map((call) => ({
+      id: call.id,
+      name: call.name,
+      arguments: call.pieces.join(''),
+      ...(call.extra_content != null ? { extra_content: call.extra_content } : {}),
+    }));
+  }
+}
+
+// Fields whose streamed pieces are parts of one text; any other field is the entry's own value.
+const APPENDED = ['text', 'summary', 'data'];
+
+/** Joins streamed `reasoning_details` pieces into whole entries by their `index`, in order of first arrival. */
+class ReasoningDetails {
+  constructor() {
+    this.entries = new Map(); // index (or a fresh key for an entry without one) -> the entry
+  }
+
+  add(pieces) {
+    for (const piece of pieces) {
+      const key = piece.index ?? Symbol('unindexed');
+      if (!this.entries.has(key)) this.entries.set(key, {});
+      const entry = this.entries.get(key);
+      for (const [name, value] of Object.entries(piece)) {
+        if (APPENDED.includes(name) && typeof value === 'string' && typeof entry[name] === 'string') {
+          entry[name] += value;
+        } else if (value !== null || !(name in entry)) {
+          entry[name] = value; // a later null erases nothing
+        }
+      }
+    }
+  }
+
+  list() {
+    return [...this.entries.values()];
   }
 }
 
@@ -83,16 +125,21 @@ function argumentsText(frag) {
 
 /** A whole streamed chat completion (a Buffer) as `{content, reasoning, tool_calls, finish_reason, usage}`. */
 function parseStream(body) {
-  const response = { content: [], reasoning: [], calls: new ToolCallAccumulator(), finish_reason: null, usage: null };
+  const response = {
+    content: [], reasoning: [], calls: new ToolCallAccumulator(), details: new ReasoningDetails(), finish_reason: null,
+    usage: null,
+  };
   for (const [number, data] of events(body)) {
     takeChunk(new Event(number, data), response);
   }
+  const details = response.details.list();
   return {
     content: response.content.join(''),
     reasoning: response.reasoning.join(''),
     tool_calls: response.calls.calls(),
     finish_reason: response.finish_reason,
     usage: response.usage,
+    ...(details.length > 0 ? { reasoning_details: details } : {}),
   };
 }
 
@@ -143,6 +190,13 @@ function takeChoice(event, choice, response) {
     const text = delta[key];
     if (text != null && typeof text !== 'string') throw event.refuse(`delta '${key}' is neither a string nor null`);
     if (text) parts.push(text);
+  }
+  const details = delta.reasoning_details;
+  if (details != null) {
+    if (!Array.isArray(details) || !details.every(isObject)) {
+      throw event.refuse("delta 'reasoning_details' is not a list of objects");
+    }
+    response.details.add(details);
   }
   const fragments = delta.tool_calls;
   if (fragments == null) return;

@@ -11,6 +11,7 @@ import threading
 from harness.adapter import DEFAULT_FORMAT, FORMATS
 from harness.cli import durations
 from harness.loopback.delivery import CLIENT_TIMEOUT
+from harness.loopback.probe_case import MAX_REQUESTS
 from harness.rules.reasoning import DEFAULT_ERA, ERAS
 
 COMMANDS = ("serve", "probe", "record")
@@ -52,6 +53,9 @@ def add_subcommands(sub) -> None:
                        help="only checks of these rule levels: wire, robust, provider, policy (default: all)")
     probe.add_argument("--agent-timeout", type=durations.positive, default=60.0, metavar="SECONDS",
                        help="how long one run of the agent may take (default: 60)")
+    probe.add_argument("--max-requests", type=_request_count, default=MAX_REQUESTS, metavar="N",
+                       help=f"how many requests one run of the agent (one turn) may send; past them it is stopped "
+                            f"and agent-finished fails it as looping (default: {MAX_REQUESTS})")
     probe.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
     probe.add_argument("--markdown", metavar="PATH", help="also write the report as Markdown")
     probe.add_argument("--sarif", metavar="PATH", help="also write the failing checks as SARIF 2.1.0 (code scanning)")
@@ -101,6 +105,16 @@ def _run_length(value: str) -> float:
         raise argparse.ArgumentTypeError(f"{value!r} is longer than this platform can wait "
                                          f"({threading.TIMEOUT_MAX:g} s)")
     return seconds
+
+
+def _request_count(value: str) -> int:
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of requests (1 or more)")
+    return count
 
 
 def _port(value: str) -> int:

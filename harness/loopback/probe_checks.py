@@ -46,6 +46,7 @@ class Run:
     stderr: str
     first_request: int  # number of the first exchange made during this run (exchanges before it: earlier turns)
     last_request: int
+    stopped: str = ""  # why the probe stopped the run before its end (it was looping), if it did
 
 
 def rule_checks(scenario, profile, exchanges: list[Exchange]) -> list[CheckResult]:
@@ -102,6 +103,11 @@ def _na(result: CheckResult, reason: str) -> CheckResult:
 def agent_finished(scenario: Scenario, runs: list[Run], exchanges: list[Exchange]) -> CheckResult:
     result = _result(scenario, AGENT_FINISHED)
     for run in runs:
+        if run.stopped:
+            result.findings.append(Finding(None, None, f"turn {run.turn + 1} {run.stopped}",
+                                           " | ".join((run.stderr or run.stdout).strip().splitlines()[-3:]),
+                                           "output"))
+            continue
         if scenario.name == "stream-error" and run.turn == 0:
             continue  # the stream failed on purpose: giving up that turn is right
         if run.returncode != 0:

@@ -25,6 +25,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -239,7 +240,8 @@ def _drain(proc: subprocess.Popen, timeout: float | None, limit: int) -> tuple[T
 
 
 def run_owned(
-    args: list[str], timeout: float | None, children: Children | None = None, keep: int | None = None, **popen
+    args: list[str], timeout: float | None, children: Children | None = None, keep: int | None = None,
+    started: Callable[[subprocess.Popen], None] | None = None, **popen
 ) -> tuple[subprocess.Popen, object, object, bool]:
     """Run ``args`` in a group of its own to its end or ``timeout``; returns (process, stdout, stderr, timed out).
 
@@ -250,10 +252,14 @@ def run_owned(
     ``keep``: read the (binary) pipes as they fill and keep only each one's
     last ``keep`` bytes, returned as :class:`Tail`; the timeout then bounds
     the pipes as well as the process.
+
+    ``started``: called with the process once it runs, by whoever may need to stop it early.
     """
     owner = children or current() or Children(handle_signals=False)
     proc = owner.start(args, **popen)
     try:
+        if started is not None:
+            started(proc)
         if keep is not None:
             try:
                 out, err, timed_out = _drain(proc, timeout, keep)

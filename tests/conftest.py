@@ -10,9 +10,15 @@ The suite's own property tests run under a profile that measures no speed (no
 deadline, no ``too_slow`` health check), as the contracts' profiles do: on a
 busy machine (a CI runner, load 30) a slow draw is not a failure of the code
 under test. Everything else stays as the loaded profile has it.
+
+A session started where SIGINT is ignored (a background job of a
+non-interactive shell: a CI script, a load generator's ``pytest &``) takes it
+back: Python installs no KeyboardInterrupt for an ignored SIGINT, so such a
+run would go on through every SIGINT sent to stop it.
 """
 
 import os
+import signal
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -25,6 +31,9 @@ settings.register_profile(
              suppress_health_check=[*settings.default.suppress_health_check, HealthCheck.too_slow]),
 )
 settings.load_profile("harness-own-tests")
+
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 _BLOCKED = "-p no:langsmith_plugin"
 

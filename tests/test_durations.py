@@ -15,6 +15,8 @@ from harness import exit_codes
     [
         (["serve", "--duration", "-5"], "argument --duration: '-5' is not over zero"),
         (["serve", "--duration", "0"], "argument --duration: '0' is not over zero"),
+        (["serve", "--duration", "1e300"], "argument --duration: '1e300' is longer than this platform can wait"),
+        (["serve", "--client-timeout", "-5"], "argument --client-timeout: '-5' is not over zero"),
         (["serve", "--delay", "-1"], "argument --delay: '-1' is negative"),
         (["probe", "--agent-timeout", "inf", "--agent-cmd", "true"],
          "argument --agent-timeout: 'inf' is not a finite number"),

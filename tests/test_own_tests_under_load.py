@@ -9,6 +9,7 @@ of its own, and passes.
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -39,3 +40,37 @@ def test_a_slow_property_test_passes_under_the_suites_conftest(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "1 passed" in run.stdout, run.stdout[-3000:]
+
+
+BLOCKS = """
+import threading
+
+
+def test_blocks_until_interrupted():
+    print("ready", flush=True)
+    threading.Event().wait(240)  # only an interrupt ends this in time
+"""
+
+# Started as a background job of a non-interactive shell starts it (a CI script, a load generator's
+# `pytest &`): SIGINT ignored, which exec keeps.
+IGNORING_SIGINT = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); os.execv(sys.executable, sys.argv)"
+
+
+def test_the_suite_stops_on_sigint_even_when_started_ignoring_it(tmp_path):
+    shutil.copy(Path(__file__).parent / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "test_blocks.py").write_text(BLOCKS)
+    run = subprocess.Popen([sys.executable, "-c", IGNORING_SIGINT, "-m", "pytest", "-s", "-q", "-p",
+                            "no:cacheprovider", "test_blocks.py"], cwd=tmp_path, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        for line in run.stdout:
+            lines.append(line)
+            if line.startswith("ready"):
+                break
+        run.send_signal(signal.SIGINT)
+        out = "".join(lines) + run.communicate(timeout=200)[0]
+    finally:
+        run.kill()
+    assert run.returncode == 2 and "KeyboardInterrupt" in out, (
+        f"expected pytest interrupted (exit 2) by SIGINT, got exit {run.returncode}:\n{out[-3000:]}")

@@ -33,6 +33,7 @@ class CheckSession:
         self.others: list[OtherFormat] = []  # the contracts deselected because they hold for other formats
         self.results: dict[str, Result] = {}
         self.seconds: dict[str, float] = {}  # setup, call and teardown together, as pytest's junitxml counts
+        self.caused: set[str] = set()  # the contracts whose failure is another's (a precondition): one line each
         self.collected = 0
         self.adapter = None
         self.interrupted = False
@@ -84,6 +85,8 @@ class CheckSession:
         if previous is not None and previous.status != PASSED:
             return  # a teardown error does not hide the call's failure
         lines = getattr(report, "harness_details", None) or _message(report)
+        if getattr(report, "harness_caused_by", None):
+            self.caused.add(report.nodeid)
         self.results[report.nodeid] = contract_result(
             report.nodeid, status, lines, getattr(report, "harness_level", ""),
             getattr(report, "harness_capability", ""), getattr(report, "harness_location", None),
@@ -108,7 +111,7 @@ class CheckSession:
         unexpected = unexpected_error(result, self.expectations) if self.expectations else None
         if unexpected:
             say(INDENT + unexpected)
-        if result.is_problem and result.level:
+        if result.is_problem and result.level and nodeid not in self.caused:
             module = nodeid.partition(".py")[0]
             say(f"{INDENT}rule: the docstring of {module}.py (docs/rules.md#{module})")
 

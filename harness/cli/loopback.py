@@ -6,10 +6,13 @@ Importing this module imports no HTTP stack; each command does when it runs.
 from __future__ import annotations
 
 import argparse
+import threading
 
 from harness.adapter import DEFAULT_FORMAT, FORMATS
 from harness.cli import durations
 from harness.rules import models
+from harness.loopback.delivery import CLIENT_TIMEOUT
+from harness.loopback.probe_case import MAX_REQUESTS
 from harness.rules.reasoning import DEFAULT_ERA, ERAS
 
 COMMANDS = ("serve", "probe", "record")
@@ -32,7 +35,10 @@ def add_subcommands(sub) -> None:
     serve.add_argument("--port", type=_port, metavar="PORT", help="listen on this port, 0 to 65535 (default: an "
                        "ephemeral one)")
     serve.add_argument("--record-file", metavar="PATH", help="write every exchange as JSON when stopped")
-    serve.add_argument("--duration", type=durations.positive, metavar="SECONDS", help="stop by itself after this long")
+    serve.add_argument("--duration", type=_run_length, metavar="SECONDS", help="stop by itself after this long")
+    serve.add_argument("--client-timeout", type=durations.positive, default=CLIENT_TIMEOUT, metavar="SECONDS",
+                       help=f"how long a client may take to send a request's headers, and its body; a slower one "
+                            f"is answered 408 or disconnected (default: {CLIENT_TIMEOUT:g})")
     serve.add_argument("--list-scenarios", action="store_true", help="list the scripted scenarios and exit")
 
     probe = sub.add_parser("probe", help="run a scenario suite against an agent program you cannot import")
@@ -49,6 +55,9 @@ def add_subcommands(sub) -> None:
                        help="only checks of these rule levels: wire, robust, provider, policy (default: all)")
     probe.add_argument("--agent-timeout", type=durations.positive, default=60.0, metavar="SECONDS",
                        help="how long one run of the agent may take (default: 60)")
+    probe.add_argument("--max-requests", type=_request_count, default=MAX_REQUESTS, metavar="N",
+                       help=f"how many requests one run of the agent (one turn) may send; past them it is stopped "
+                            f"and agent-finished fails it as looping (default: {MAX_REQUESTS})")
     probe.add_argument("--junitxml", metavar="PATH", help="also write a JUnit XML report")
     probe.add_argument("--markdown", metavar="PATH", help="also write the report as Markdown")
     probe.add_argument("--sarif", metavar="PATH", help="also write the failing checks as SARIF 2.1.0 (code scanning)")
@@ -90,6 +99,24 @@ def _provider_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"DeepSeek's reasoning_content rule (default: {DEFAULT_ERA})")
     parser.add_argument("--delivery", default="whole", metavar="MODE", help=DELIVERY_HELP)
     parser.add_argument("--delay", type=durations.non_negative, default=0.0, metavar="MS", help="milliseconds between pieces")
+
+
+def _run_length(value: str) -> float:
+    seconds = durations.positive(value)
+    if seconds > threading.TIMEOUT_MAX:
+        raise argparse.ArgumentTypeError(f"{value!r} is longer than this platform can wait "
+                                         f"({threading.TIMEOUT_MAX:g} s)")
+    return seconds
+
+
+def _request_count(value: str) -> int:
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of requests (1 or more)")
+    return count
 
 
 def _port(value: str) -> int:

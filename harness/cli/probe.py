@@ -55,10 +55,11 @@ def _run(cases: list[Case], args: argparse.Namespace, tools: frozenset[str],
             if args.format in WIRES:
                 from harness.loopback import format_probe
 
-                found = format_probe.run_case(args.format, case, args.agent_cmd, tools, args.agent_timeout, override)
+                found = format_probe.run_case(args.format, case, args.agent_cmd, tools, args.agent_timeout, override,
+                                              args.max_requests)
             else:
                 found = run_case(case, args.agent_cmd, args.profile, args.deepseek_era, tools, args.agent_timeout,
-                                 override)
+                                 override, args.max_requests)
             # Every rule check of a session without a request says so, whatever levels are shown.
             asked = asked or not any(r.reason == NO_REQUEST for r in found)
             found = [r for r in found if not args.levels or r.level in args.levels]

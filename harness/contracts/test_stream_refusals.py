@@ -42,6 +42,7 @@ import json
 import pytest
 
 from harness.clip import shown
+from harness.plugin.preconditions import precondition
 from harness.testing import completion_chunks, sse
 from harness.under_test.invoke import refusal, valid
 
@@ -127,13 +128,14 @@ def _shape_problems(got: dict) -> list[str]:
 @pytest.mark.parametrize("fault", FAULTS)
 def test_a_chunk_outside_the_format_is_refused_not_crashed_on(stream, fault):
     clean = sse(GOOD)
-    parsed = valid(stream).parse_stream(clean)
-    calls = [(c.get("id"), c.get("name"), c.get("arguments")) for c in parsed.get("tool_calls") or []]
-    assert parsed.get("content") == "Looking it up." and calls == [
-        ("call_a", "get_time", '{"tz":"UTC"}'), ("call_b", "get_date", "{}")], (
-        f"the stream without the fault parsed to {shown(parsed)}, but should give 'Looking it up.' and the calls "
-        f"call_a and call_b; stream: {shown(clean)}"
-    )
+    with precondition("parsing the stream without the fault", "test_sse_index_accumulation", "test_stream_text"):
+        parsed = valid(stream).parse_stream(clean)
+        calls = [(c.get("id"), c.get("name"), c.get("arguments")) for c in parsed.get("tool_calls") or []]
+        assert parsed.get("content") == "Looking it up." and calls == [
+            ("call_a", "get_time", '{"tz":"UTC"}'), ("call_b", "get_date", "{}")], (
+            f"the stream without the fault parsed to {shown(parsed)}, but should give 'Looking it up.' and the "
+            f"calls call_a and call_b; stream: {shown(clean)}"
+        )
     made = FAULTS[fault](GOOD)
     body = _body(made) if isinstance(made, list) else _body(GOOD, made)
     try:

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from harness.wire.framing import SSE, BodyFraming
 
 MODES = ("whole", "bytes", "inside-events", "inside-crlf", "inside-utf8")
+# The other direction's bound: seconds a client has to send a request's headers, and again its body.
+CLIENT_TIMEOUT = 60.0
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -63,6 +64,13 @@ class Exchange:
     source: str = ""  # which cassette interaction or scenario round answered
     streamed: Any = None  # for a scenario: what the round streamed (scenarios.Streamed)
     note: str = ""  # what else happened: the client hung up mid-stream
+    forgotten: int = 0  # bytes of request and answer no longer kept (Record's cap); 0 while they are
+
+    def forget(self) -> None:
+        """Drop the request's and the answer's bytes, keeping the rest (its violations first of all)."""
+        self.forgotten += len(self.body) + len(self.response)
+        self.body, self.response = b"", b""
+        self.__dict__.pop("json", None)  # the parsed body, cached
 
     @cached_property
     def json(self) -> dict | None:
@@ -98,25 +106,51 @@ class Exchange:
         return clip(text, limit)
 
     def to_json(self) -> dict:
+        request = self.json if self.json is not None else self.body.decode("utf-8", "replace")
+        if self.forgotten:
+            request = f"[not kept: {self.forgotten:,} bytes of request and answer, over the record's cap]"
         return {"number": self.number, "method": self.method, "path": self.path, "status": self.status,
-                "request": self.json if self.json is not None else self.body.decode("utf-8", "replace"),
+                "request": request,
                 "pieces": self.pieces, "source": self.source,
                 "streamed": self.streamed.to_json() if self.streamed is not None else None,
                 "violations": [v.to_json() for v in self.violations]}
 
 
 class Record:
-    """Every exchange, in arrival order; safe to read while the server runs."""
+    """Every exchange, in arrival order; safe to read while the server runs.
 
-    def __init__(self) -> None:
+    With ``kept_bytes`` the bytes of requests and answers kept are bounded:
+    once an exchange is answered (:meth:`settle`), the oldest answered ones
+    are forgotten until the rest fit, so a long-running server holds what is
+    newest; every exchange's number, status and violations are kept.
+    """
+
+    def __init__(self, kept_bytes: int | None = None) -> None:
         self._lock = threading.Lock()
         self._exchanges: list[Exchange] = []
+        self.kept_bytes = kept_bytes
+        self._settled: deque[Exchange] = deque()  # answered and still holding their bytes, oldest first
+        self._held = 0  # their bytes
+        self.forgotten = 0  # how many exchanges lost their bytes to the cap
 
     def open(self, method: str, path: str, headers: dict[str, str], body: bytes) -> Exchange:
         with self._lock:
             exchange = Exchange(len(self._exchanges) + 1, method, path, headers, body)
             self._exchanges.append(exchange)
             return exchange
+
+    def settle(self, exchange: Exchange) -> None:
+        """``exchange`` is answered: its bytes count against the cap, and the oldest go while over it."""
+        if self.kept_bytes is None:
+            return
+        with self._lock:
+            self._settled.append(exchange)
+            self._held += len(exchange.body) + len(exchange.response)
+            while self._held > self.kept_bytes:
+                oldest = self._settled.popleft()
+                self._held -= len(oldest.body) + len(oldest.response)
+                oldest.forget()
+                self.forgotten += 1
 
     @property
     def exchanges(self) -> list[Exchange]:
@@ -146,3 +180,5 @@ class Record:
     def clear(self) -> None:
         with self._lock:
             self._exchanges.clear()
+            self._settled.clear()
+            self._held = 0

@@ -17,7 +17,7 @@ import uuid
 
 from harness.loopback.delivery import Delivery
 from harness.loopback.probe import prompts_for, run_turns
-from harness.loopback.probe_case import Case
+from harness.loopback.probe_case import MAX_REQUESTS, Case
 from harness.loopback.probe_checks import agent_finished, rule_checks
 from harness.loopback.strict_route import FormatRoute
 from harness.loopback.wires import WIRES
@@ -25,7 +25,7 @@ from harness.outcomes.checks import CheckResult
 
 
 def run_case(fmt: str, case: Case, template: str, tools: frozenset[str], timeout: float,
-             delivery: Delivery | None = None) -> list[CheckResult]:
+             delivery: Delivery | None = None, max_requests: int = MAX_REQUESTS) -> list[CheckResult]:
     from harness.loopback.server import LoopbackProvider
 
     row = WIRES[fmt]
@@ -34,6 +34,7 @@ def run_case(fmt: str, case: Case, template: str, tools: frozenset[str], timeout
     route = FormatRoute(row.format, scenario, allowed_tools=tools, prompts=prompts)  # no --tool: no call
     session = f"probe-{scenario.name}-{uuid.uuid4().hex[:8]}"
     with LoopbackProvider(delivery=delivery or case.delivery, routes=(route,)) as provider:
-        runs = run_turns(provider, template, prompts, session, fmt, timeout, provider.origin + row.base_path)
+        runs = run_turns(provider, template, prompts, session, fmt, timeout, provider.origin + row.base_path,
+                         max_requests)
         exchanges = provider.record.exchanges
     return [*rule_checks(scenario, route.profile, exchanges), agent_finished(scenario, runs, exchanges)]

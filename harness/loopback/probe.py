@@ -19,9 +19,10 @@ import subprocess
 import uuid
 
 from harness.loopback.delivery import Delivery
-from harness.loopback.probe_case import PAUSE, Case
+from harness.loopback.probe_case import MAX_REQUESTS, PAUSE, Case
 from harness.loopback.probe_checks import Run, check_session
 from harness.loopback.scenarios import SCENARIOS, Scenario
+from harness.loopback.turn_bound import TurnBound
 from harness.outcomes.checks import CheckResult
 from harness.processes import run_owned
 
@@ -70,7 +71,8 @@ def agent_argv(template: str, values: dict[str, str]) -> list[str]:
 
 
 def run_case(case: Case, template: str, profile_name: str, era: str, tools: frozenset[str],
-             timeout: float, delivery: Delivery | None = None) -> list[CheckResult]:
+             timeout: float, delivery: Delivery | None = None, max_requests: int = MAX_REQUESTS
+             ) -> list[CheckResult]:
     from harness.loopback.provider_profiles import make_profile
     from harness.loopback.server import LoopbackProvider
     from harness.loopback.sources import ScenarioSource
@@ -81,27 +83,34 @@ def run_case(case: Case, template: str, profile_name: str, era: str, tools: froz
     profile = make_profile(profile_name, era)
     session = f"probe-{scenario.name}-{uuid.uuid4().hex[:8]}"
     with LoopbackProvider(source=source, profile=profile, delivery=delivery or case.delivery) as provider:
-        runs = run_turns(provider, template, prompts, session, profile_name, timeout)
+        runs = run_turns(provider, template, prompts, session, profile_name, timeout, max_requests=max_requests)
         exchanges = provider.record.exchanges
     return check_session(scenario, profile, exchanges, runs)
 
 
 def run_turns(provider, template: str, prompts: tuple[str, ...], session: str, provider_name: str,
-              timeout: float, base_url: str | None = None) -> list[Run]:
-    """The agent run once per prompt against ``provider`` (at ``base_url``, default its chat base URL)."""
+              timeout: float, base_url: str | None = None, max_requests: int = MAX_REQUESTS) -> list[Run]:
+    """The agent run once per prompt against ``provider`` (at ``base_url``, default its chat base URL).
+
+    A run that sends more than ``max_requests`` requests is stopped there, as looping.
+    """
     runs: list[Run] = []
+    bound = TurnBound(max_requests)
+    provider.listener = bound
     for turn, prompt in enumerate(prompts):
         values = {"base_url": base_url or provider.base_url, "session": session, "prompt": prompt,
                   "provider": provider_name, "model": MODEL}
         argv = agent_argv(template, values)
         first = len(provider.record) + 1
+        bound.begin()
         try:
             done, out, err, timed_out = run_owned(
-                argv, timeout, keep=KEPT_OUTPUT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                argv, timeout, keep=KEPT_OUTPUT, started=bound.started, stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             )
         except OSError as exc:
             raise ProbeUsage(f"--agent-cmd: cannot run {argv[0]!r}: {exc}") from None
         code = None if timed_out else done.returncode
-        runs.append(Run(turn, prompt, argv, code, out.text(), err.text(), first, len(provider.record)))
+        runs.append(Run(turn, prompt, argv, code, out.text(), err.text(), first, len(provider.record),
+                        bound.describe() if bound.tripped else ""))
     return runs

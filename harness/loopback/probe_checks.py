@@ -46,6 +46,7 @@ class Run:
     stderr: str
     first_request: int  # number of the first exchange made during this run (exchanges before it: earlier turns)
     last_request: int
+    stopped: str = ""  # why the probe stopped the run before its end (it was looping), if it did
 
 
 def rule_checks(scenario, profile, exchanges: list[Exchange]) -> list[CheckResult]:
@@ -102,13 +103,16 @@ def _na(result: CheckResult, reason: str) -> CheckResult:
 def agent_finished(scenario: Scenario, runs: list[Run], exchanges: list[Exchange]) -> CheckResult:
     result = _result(scenario, AGENT_FINISHED)
     for run in runs:
+        tail = " | ".join((run.stderr or run.stdout).strip().splitlines()[-3:])
+        if run.stopped:  # looping, whatever the scenario
+            result.findings.append(Finding(None, None, f"turn {run.turn + 1} {run.stopped}", tail, "output"))
+            continue
         if scenario.name == "stream-error" and run.turn == 0:
             continue  # the stream failed on purpose: giving up that turn is right
         if run.returncode != 0:
             status = ("ran past its time limit (or left a process holding its output open)"
                       if run.returncode is None else f"exited with status {run.returncode}")
-            tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
-            result.findings.append(Finding(None, None, f"turn {run.turn + 1} {status}", " | ".join(tail), "output"))
+            result.findings.append(Finding(None, None, f"turn {run.turn + 1} {status}", tail, "output"))
     if not result.findings and not exchanges:
         return _na(result, NO_REQUEST + ": exiting 0 without asking the model shows nothing")
     return _settle(result)

@@ -7,6 +7,12 @@ clients are given, its scenario and strict profile); then one line per
 request (number, path, status, what answered it, the pieces) and one per rule
 it broke. ``--record-file`` writes every exchange as JSON when the server
 stops; ``--duration`` stops it by itself.
+
+A server that runs for hours keeps the bytes of its newest requests and
+answers only, :data:`KEPT_BYTES` in all: older ones are forgotten (the record
+file says how many bytes each lost) while every request's line, status and
+violations are kept. A client slower than ``--client-timeout`` to send its
+request is answered 408 or disconnected.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ import threading
 from pathlib import Path
 
 from harness import exit_codes
+
+KEPT_BYTES = 16 * 1024 * 1024  # of requests and answers, the newest
 
 
 def run_serve(args) -> int:
@@ -41,6 +49,8 @@ def run_serve(args) -> int:
             port=args.port or 0,
             allow_remote=args.host is not None,
             listener=_print_exchange,
+            client_timeout=args.client_timeout,
+            kept_bytes=KEPT_BYTES,
         )
     except (ValueError, FileNotFoundError) as exc:
         print(f"harness serve: {exc}", file=sys.stderr)
@@ -67,8 +77,11 @@ def run_serve(args) -> int:
             json.dumps([e.to_json() for e in provider.record.exchanges], ensure_ascii=False, indent=2) + "\n",
             encoding="utf-8",
         )
-    count = len(provider.record)
-    print(f"harness serve: stopped after {count} request(s), {len(provider.record.violations)} violation(s)")
+    record = provider.record
+    forgotten = (f"; the bytes of the {record.forgotten} oldest were not kept (over {KEPT_BYTES // 2**20} MiB)"
+                 if record.forgotten else "")
+    print(f"harness serve: stopped after {len(record)} request(s), {len(record.violations)} violation(s)"
+          + forgotten)
     return exit_codes.OK
 
 
@@ -89,6 +102,7 @@ def routes_served(provider) -> list[str]:
 
 def _print_exchange(exchange) -> None:
     print(f"#{exchange.number} {exchange.method} {exchange.path} -> {exchange.status}"
-          + (f" ({exchange.source}, {exchange.pieces} piece(s))" if exchange.source else ""), flush=True)
+          + (f" ({exchange.source}, {exchange.pieces} piece(s))" if exchange.source else "")
+          + (f": {exchange.note}" if exchange.note else ""), flush=True)
     for violation in exchange.violations:
         print(f"  {violation.describe()}", flush=True)

@@ -23,7 +23,11 @@ Gemini's ``POST /v1beta/models/{model}:streamGenerateContent`` or
 (:mod:`harness.loopback.strict_route`) and cut by the same delivery.
 
 It listens on a loopback address only, unless ``allow_remote=True`` is given
-together with another host.
+together with another host. A client gets ``client_timeout`` seconds to send
+a request's headers and again its body (and to start its next request on a
+kept-alive connection); a slower one is answered 408, or its connection
+closed, so no client holds the server. ``kept_bytes`` bounds what the record
+keeps of requests and answers (:class:`~harness.loopback.exchanges.Record`).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from harness.formats import spec_for
 from harness.loopback import answers
 from harness.loopback.completion import fold
 from harness.loopback.content_coding import IDENTITY, choose, encode
-from harness.loopback.delivery import WHOLE, Delivery
+from harness.loopback.delivery import CLIENT_TIMEOUT, WHOLE, Delivery
 from harness.loopback.exchanges import Exchange, Record
 from harness.loopback.provider_profiles import DeepSeekProfile, Profile, make_profile
 from harness.loopback.scenarios import Scenario
@@ -90,6 +94,8 @@ class LoopbackProvider:
         allow_remote: bool = False,
         listener: Callable[[Exchange], None] | None = None,
         routes: tuple[FormatRoute, ...] = (),
+        client_timeout: float = CLIENT_TIMEOUT,
+        kept_bytes: int | None = None,
     ) -> None:
         if sum(x is not None for x in (cassette, scenario, source)) > 1:
             raise ValueError("give one of cassette, scenario or source")
@@ -111,7 +117,8 @@ class LoopbackProvider:
         self.coding = coding  # the content coding streams prefer, used when the request offers it
         self.host = host
         self.port = port
-        self.record = Record()
+        self.client_timeout = client_timeout
+        self.record = Record(kept_bytes)
         self.listener = listener  # called with each exchange once it is answered (on the server's thread)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -168,7 +175,10 @@ class LoopbackProvider:
     async def _serve(self) -> None:
         app = web.Application(client_max_size=MAX_BODY)
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        # aiohttp's keep-alive timer also runs from the connection's start: a client that never ends its
+        # headers is closed when it fires.
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0,
+                                     keepalive_timeout=self.client_timeout)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
         await site.start()
@@ -204,13 +214,23 @@ class LoopbackProvider:
     # -- one request --------------------------------------------------------------------------------------
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        raw = await request.read()
+        try:
+            raw, late = await asyncio.wait_for(request.read(), self.client_timeout), False
+        except TimeoutError:
+            raw, late = b"", True
         exchange = self.record.open(request.method, request.path, dict(request.headers), raw)
         try:
-            return await self._answer(request, exchange)
+            return self._late(exchange) if late else await self._answer(request, exchange)
         finally:
             if self.listener is not None:
                 self.listener(exchange)
+            self.record.settle(exchange)
+
+    def _late(self, exchange: Exchange) -> web.Response:
+        exchange.note = f"the client did not send its body within {self.client_timeout:g} s"
+        response = self._json(exchange, 408, answers.error_body(exchange.note))
+        response.force_close()  # the rest of the body is not waited for
+        return response
 
     async def _answer(self, request: web.Request, exchange: Exchange) -> web.StreamResponse:
         route = next((r for r in self.routes if r.accepts(request.method, request.path)), None)

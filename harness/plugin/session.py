@@ -39,6 +39,7 @@ from harness.config import hypothesis_profiles as profiles
 from harness.plugin.contract_items import (ADAPTER_ERROR, capability_key, capability_of, formats_key, formats_of,
                                            is_contract, level_key, owner)
 from harness.plugin.other_formats import leave_out, report_lines
+from harness.plugin.preconditions import PreconditionFailed
 from harness.rules import levels, models
 from harness.rules.policy import Policies, PolicyError, load_policies
 from harness.under_test import failures
@@ -342,6 +343,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             report.harness_details = failures.describe(excinfo.value)
             report.harness_kind = failures.kind(excinfo.value)
             report.harness_location = failures.adapter_location(excinfo.value)
+        if report.failed and excinfo is not None and excinfo.errisinstance(PreconditionFailed):
+            # One line: the cause is another contract's, reported there in full.
+            report.harness_details = [str(excinfo.value)]
+            report.harness_caused_by = excinfo.value.causes
+            report.harness_kind = "AssertionError"  # what it is: JUnit readers count it as an assertion
+            report.longrepr = str(excinfo.value)
     bridge = state(item.config).bridge()
     # Taken in every phase, so what is attached was written during this one.
     stderr = bridge.take_stderr() if bridge is not None else ""

@@ -91,9 +91,10 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument(
             "--baseline-timeout", type=durations.positive, metavar="SECONDS", help="budget of the unpatched run (default: 900)"
         )
-        from harness.cli.mutate import add_diff_options  # --in-diff, --base
+        from harness.cli.mutate import add_diff_options, add_incremental_options  # --in-diff, --base; the store
 
         add_diff_options(cmd)
+        add_incremental_options(cmd)
 
     nightly = sub.add_parser("nightly", help="contracts (nightly profile), known bugs and mutmut: one mutation report")
     nightly.add_argument("--report-dir", type=Path, metavar="DIR", help="write JSON, HTML, Markdown and JUnit here")
@@ -192,7 +193,7 @@ def _run(args: argparse.Namespace) -> int:
         return run_known_bugs(
             args.config, args.only, args.report_dir, args.shard, args.jobs, args.timeout,
             adapter=args.adapter, baseline_timeout=args.baseline_timeout, in_diff=args.in_diff, base=args.base,
-            mutmut=args.mutmut,
+            mutmut=args.mutmut, store=args.verdict_store,
         )
     if args.command == "gate":
         from harness.cli.mutate import run_gate
@@ -200,6 +201,7 @@ def _run(args: argparse.Namespace) -> int:
         return run_gate(
             args.formats, args.report_dir, args.shard, args.jobs, args.timeout,
             baseline_timeout=args.baseline_timeout, in_diff=args.in_diff, base=args.base, mutmut=args.mutmut,
+            store=args.verdict_store,
         )
     if args.command == "nightly":
         from harness.cli.nightly import run_nightly

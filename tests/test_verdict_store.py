@@ -44,10 +44,13 @@ class ScriptedRun:
         self.executor = SimpleNamespace(collected=self._collect, other_formats=lambda: [])
         self.baseline_contracts: list[str] | None = None
         self.prepared = 0
+        self.collects: list[str] | None = None  # what the workers collected (None: every contract)
         self.baselines: list[list[str]] = []
         self.mutants: list[str] = []
 
-    def prepare(self) -> None:
+    def prepare(self, contracts: list[str] | None = None) -> None:
+        if not self.prepared:  # as KnownBugRun's: the workers start once
+            self.collects = contracts
         self.prepared += 1
 
     def _collect(self) -> list[str]:
@@ -81,12 +84,12 @@ def _tree(root: Path):
     return project, tree_digest(files, code, "harness/contracts/", {"profile": "ci"})
 
 
-def _run(root: Path, store_path: Path) -> tuple[ScriptedRun, list[MutantResult], PartReuse]:
+def _run(root: Path, store_path: Path, narrow: bool = False) -> tuple[ScriptedRun, list[MutantResult], PartReuse]:
     """One incremental run over the tree at ``root``, the store read from and written back to ``store_path``."""
     project, tree = _tree(root)
     run = ScriptedRun(project)
     store = VerdictStore.load(store_path)
-    reuse = PartReuse(store, "gate:x", run, tree)
+    reuse = PartReuse(store, "gate:x", run, tree, narrow)
     reuse.check_contracts([M1, M2])
     baseline = reuse.baseline(None)
     results = reuse.run_mutants([M1, M2], baseline, run.run_rest)
@@ -144,6 +147,18 @@ def test_a_change_reruns_what_it_can_have_touched(tree, tmp_path, name, old, new
         f"got {again.baselines} and {again.mutants}")
     third, _, _ = _run(tree, store)
     assert (third.baselines, third.mutants) == ([], []), "the store must hold what the changed run measured"
+
+
+@pytest.mark.parametrize("narrow, collects", [(True, ["test_a.py"]), (False, None)])
+def test_the_workers_collect_only_the_modules_of_what_runs_when_no_bug_is_narrowed_later(tree, tmp_path, narrow,
+                                                                                         collects):
+    store = tmp_path / "verdicts.json"
+    _run(tree, store)
+    _edit(tree, "harness/reference/x.py", "body.split()", "body.split(None)")
+    again, _, _ = _run(tree, store, narrow)
+    assert again.collects == collects, (
+        f"narrow={narrow}: expected the workers to collect {collects}, they collected {again.collects}")
+    assert again.mutants == [M1.id], again.mutants
 
 
 def test_a_contract_added_to_a_module_is_collected_and_run(tree, tmp_path):

@@ -236,7 +236,7 @@ def _run(o: Options) -> int:
                     baseline_timeout=o.baseline_timeout or BASELINE_TIMEOUT,
                     baseline_contracts=baseline_contracts,
                 ) as run:
-                    reuse = _reuse(store, part, run, o)
+                    reuse = _reuse(store, part, run, o, narrow=not part.shared and scope is None)
                     outcome, found, generic = _known_bugs(run, part, jobs, o, scope, extra, reuse)
                     if reuse is not None and outcome is None:
                         reuse.keep()
@@ -426,9 +426,9 @@ def _module_file(name: str) -> str:
     return "/".join(name.split(".")[:-1]) + ".py"
 
 
-def _reuse(store: VerdictStore | None, part: _Part, run: KnownBugRun, o: Options) -> PartReuse | None:
+def _reuse(store: VerdictStore | None, part: _Part, run: KnownBugRun, o: Options, narrow: bool) -> PartReuse | None:
     """The store's share of ``part``: None for a full run, and for a [runner] command, whose reach is not
-    measured (told)."""
+    measured (told). ``narrow``: no bug loses a contract after the baseline (:class:`PartReuse`)."""
     if store is None:
         return None
     executor = run.executor
@@ -442,7 +442,7 @@ def _reuse(store: VerdictStore | None, part: _Part, run: KnownBugRun, o: Options
     # changes every run.
     left_out = [*(p for spec in SPECS.values() for p in spec.catalogue_paths), *([o.catalogue] if o.catalogue else []),
                 store.path]
-    return PartReuse(store, name, run, run_tree(run.project, executor, context, left_out))
+    return PartReuse(store, name, run, run_tree(run.project, executor, context, left_out), narrow)
 
 
 def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Scope | None = None,

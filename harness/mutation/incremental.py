@@ -80,8 +80,13 @@ class Counts:
 class PartReuse:
     """The store's share of one part: what it reuses, and what it records for the next run (:meth:`keep`)."""
 
-    def __init__(self, store: VerdictStore, name: str, run: KnownBugRun, tree: TreeDigest) -> None:
+    def __init__(self, store: VerdictStore, name: str, run: KnownBugRun, tree: TreeDigest,
+                 narrow: bool = False) -> None:
+        """``narrow``: the known bugs run as :meth:`check_contracts` is given them (no contract dropped after the
+        baseline), so the workers, when they must start, collect only the modules of what runs."""
         self.store = store
+        self.narrow = narrow
+        self._mutants: list[Mutant] = []
         self.name = name
         self.run = run
         self.tree = tree
@@ -109,6 +114,7 @@ class PartReuse:
 
     def check_contracts(self, mutants: list[Mutant]) -> None:
         """Every name each mutant gives matches a contract collected (or of another format)."""
+        self._mutants = list(mutants)
         items, others = self.known()
         for m in mutants:
             KnownBugRun.check_names(list(m.contracts), [*items, *others], f"mutant {m.id!r}: ")
@@ -125,7 +131,7 @@ class PartReuse:
         rerun = [t for t in needed if t not in reused]
         fresh = RunOutcome()
         if rerun:
-            self.run.prepare()
+            self._prepare(needed, rerun)
             chosen, self.run.baseline_contracts = self.run.baseline_contracts, rerun
             try:
                 fresh = self.run.baseline(reach=True).outcome
@@ -149,29 +155,43 @@ class PartReuse:
             self.run.executor.remember_durations(tests)
         return Baseline(outcome)
 
+    def _prepare(self, tests: list[str], rerun: list[str]) -> None:
+        """Start the workers: collecting every contract, or (``narrow``) only the modules of the ``rerun``
+        baseline contracts and of the contracts of each known bug that will run (every one that runs a contract
+        of ``rerun``, or whose stored verdict is not reused)."""
+        if not self.narrow:
+            self.run.prepare(None)
+            return
+        again = set(rerun)
+        keys = {t: self.state["contracts"][t]["key"] for t in tests if t not in again}
+        runs = [m for m in self._mutants if any(matches(t, c) for t in again for c in m.contracts)
+                or not self._reusable(m, self._key(m, tests, keys))]
+        modules = {t.partition("::")[0] for t in rerun} | {c.partition("::")[0] for m in runs for c in m.contracts}
+        self.run.prepare(sorted(modules) or list(rerun))
+
     # ------------------------------------------------------------ the known bugs
 
-    def _key(self, mutant: Mutant, baseline: Baseline) -> str:
-        ran = sorted((t, self._contract_keys.get(t, "")) for t in baseline.outcome.tests
-                     if any(matches(t, c) for c in mutant.contracts))
+    def _key(self, mutant: Mutant, tests: list[str], contract_keys: dict[str, str]) -> str:
+        ran = sorted((t, contract_keys.get(t, "")) for t in tests if any(matches(t, c) for c in mutant.contracts))
         return digest([self.tree.shared, self.name, mutant.id, mutant.file, mutant.find, mutant.replace,
                        list(mutant.contracts), self.tree.whole(mutant.file), ran])
+
+    def _reusable(self, mutant: Mutant, key: str) -> bool:
+        record = self.state["mutants"].get(mutant.id)
+        return record is not None and record["key"] == key and Verdict(record["result"]["verdict"]) in REUSED
 
     def run_mutants(self, mutants: list[Mutant], baseline: Baseline,
                     run_rest: Callable[[list[Mutant]], list[MutantResult]]) -> list[MutantResult]:
         """Every mutant's result in order: reused under an unchanged key, the rest run by ``run_rest`` (after
         :attr:`counts` says how many were reused)."""
         stored = self.state["mutants"]
-        keys = {m.id: self._key(m, baseline) for m in mutants}
-        found: dict[str, MutantResult] = {}
-        for m in mutants:
-            record = stored.get(m.id)
-            if record is not None and record["key"] == keys[m.id] and Verdict(record["result"]["verdict"]) in REUSED:
-                found[m.id] = _result(m, record["result"], self.run.project.read(m.file) or "")
+        keys = {m.id: self._key(m, list(baseline.outcome.tests), self._contract_keys) for m in mutants}
+        found = {m.id: _result(m, stored[m.id]["result"], self.run.project.read(m.file) or "")
+                 for m in mutants if self._reusable(m, keys[m.id])}
         self.counts.bugs, self.counts.of_bugs = len(found), len(mutants)
         rest = [m for m in mutants if m.id not in found]
         if rest:
-            self.run.prepare()
+            self._prepare(list(baseline.outcome.tests), [])
         for result in run_rest(rest):
             found[result.mutant.id] = result
             stored[result.mutant.id] = {"key": keys[result.mutant.id], "result": _result_json(result)}

@@ -104,9 +104,10 @@ class KnownBugRun:
             self.executor.children.stop_all()  # interrupted or failed: nothing it started may keep running
         self.executor.close()
 
-    def prepare(self) -> None:
+    def prepare(self, contracts: list[str] | None = None) -> None:
+        """Start the executor; it collects ``contracts`` (default: the baseline's, None: every one)."""
         if not self._prepared:
-            self.executor.prepare(self.project, self.jobs, self.baseline_contracts)
+            self.executor.prepare(self.project, self.jobs, contracts or self.baseline_contracts)
             self._prepared = True
 
     def baseline(self, reach: bool = False) -> Baseline:

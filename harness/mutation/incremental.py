@@ -137,13 +137,7 @@ class PartReuse:
                 fresh = self.run.baseline(reach=True).outcome
             finally:
                 self.run.baseline_contracts = chosen
-            self.state["startup"] = max(0.0, fresh.wall - sum(e.get("duration", 0.0) for e in fresh.tests.values()))
-            reach = _by_contract(fresh.lines)
-            for file, measured in fresh.lines.items():
-                self.state["statements"][file] = {"digest": self.tree.whole(file), "lines": measured["statements"]}
-            for t in rerun:
-                lines = reach.get(t, {})
-                stored[t] = {"key": self.tree.contract(t, lines), "entry": fresh.tests[t], "lines": lines}
+            self._record(fresh, rerun)
         self.counts.contracts, self.counts.of_contracts = len(reused), len(needed)
         tests = {t: dict(stored[t]["entry"]) for t in needed}
         for t in needed:
@@ -154,6 +148,27 @@ class PartReuse:
         if isinstance(self.run.executor, ContractsExecutor):
             self.run.executor.remember_durations(tests)
         return Baseline(outcome)
+
+    def measured(self, baseline: Baseline) -> None:
+        """A whole baseline the caller ran, its reach measured (the nightly's): recorded, so that
+        :meth:`run_mutants` keys the known bugs by it."""
+        executor = self.run.executor
+        self.state["collection"] = {"key": self.tree.collection(), "items": executor.collected(),
+                                    "others": executor.other_formats()}
+        tests = list(baseline.outcome.tests)
+        self._record(baseline.outcome, tests)
+        self._contract_keys = {t: self.state["contracts"][t]["key"] for t in tests}
+        self.counts.of_contracts = len(tests)
+
+    def _record(self, fresh: RunOutcome, ran: list[str]) -> None:
+        """What a baseline run measured, for the contracts ``ran``: each one's entry, reach and key."""
+        self.state["startup"] = max(0.0, fresh.wall - sum(e.get("duration", 0.0) for e in fresh.tests.values()))
+        for file, measured in fresh.lines.items():
+            self.state["statements"][file] = measured["statements"]
+        reach = _by_contract(fresh.lines)
+        for t in ran:
+            lines = reach.get(t, {})
+            self.state["contracts"][t] = {"key": self.tree.contract(t, lines), "entry": fresh.tests[t], "lines": lines}
 
     def _prepare(self, tests: list[str], rerun: list[str]) -> None:
         """Start the workers: collecting every contract, or (``narrow``) only the modules of the ``rerun``
@@ -208,7 +223,7 @@ class PartReuse:
                 for n in ran:
                     into["executed"].setdefault(str(n), []).append(t)
         for file, into in lines.items():
-            into["statements"] = list(self.state["statements"][file]["lines"])
+            into["statements"] = list(self.state["statements"][file])
             into["executed"] = {n: sorted(ts) for n, ts in into["executed"].items()}
         return lines
 

@@ -106,6 +106,9 @@ def _parser() -> argparse.ArgumentParser:
         help="only these formats' contracts and known bugs (repeatable); mutmut's score covers every bundled "
              "reference, so it runs only when no bundled format is left out",
     )
+    from harness.cli.mutate import add_incremental_options
+
+    add_incremental_options(nightly)  # the known bugs' verdicts; mutmut's mutants always run
     report = sub.add_parser("report", help="work with mutation reports")
     report_sub = report.add_subparsers(dest="report_command", required=True)
     merge = report_sub.add_parser("merge", help="join shard reports into one report directory")
@@ -206,7 +209,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "nightly":
         from harness.cli.nightly import run_nightly
 
-        return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed, args.formats)
+        return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed, args.formats,
+                           store=args.verdict_store)
     if args.command == "report":
         from harness.cli.nightly import run_merge
 

@@ -27,7 +27,7 @@ from harness.mutation.diff_scope import (
 )
 from harness.mutation import gate_plan
 from harness.mutation.in_memory_executor import ContractsExecutor, EngineNotReady
-from harness.mutation.incremental import PartReuse, run_tree
+from harness.mutation.incremental import PartReuse, part_reuse
 from harness.mutation.known_bug_run import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun
 from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
@@ -140,8 +140,8 @@ def add_diff_options(cmd) -> None:
 def add_incremental_options(cmd) -> None:
     """``--verdict-store`` and ``--no-incremental`` on an argparse (sub)parser."""
     cmd.add_argument("--verdict-store", type=Path, default=DEFAULT_STORE, metavar="PATH",
-                     help="reuse the verdicts (and baseline results) stored here whose key is unchanged, and store "
-                          f"this run's (default: {DEFAULT_STORE}; cache it in CI)")
+                     help="reuse the known-bug verdicts (gate, mutate: and the baseline's contracts) stored here "
+                          f"whose key is unchanged, and store this run's (default: {DEFAULT_STORE}; cache it in CI)")
     cmd.add_argument("--no-incremental", dest="verdict_store", action="store_const", const=None,
                      help="run every known bug and the whole baseline; the store is neither read nor written")
 
@@ -427,22 +427,12 @@ def _module_file(name: str) -> str:
 
 
 def _reuse(store: VerdictStore | None, part: _Part, run: KnownBugRun, o: Options, narrow: bool) -> PartReuse | None:
-    """The store's share of ``part``: None for a full run, and for a [runner] command, whose reach is not
-    measured (told). ``narrow``: no bug loses a contract after the baseline (:class:`PartReuse`)."""
-    if store is None:
-        return None
-    executor = run.executor
-    if not isinstance(executor, ContractsExecutor):
+    """The store's share of ``part`` (:func:`part_reuse`); a [runner] command's run is a full one, told."""
+    if store is not None and not isinstance(run.executor, ContractsExecutor):
         print(f"incremental: {part.label}: a [runner] command's reach is not measured, so every known bug runs")
-        return None
     name = f"gate:{part.format}" if o.formats is not None else f"mutate:{o.catalogue or 'bundled'}:{o.adapter or ''}"
-    context = {"part": name, "profile": executor.profile, "adapter": executor.adapter, "mode": executor.mode,
-               "shrink": executor.shrink}
-    # The catalogues are read by the command, never by a contract (a bug's own patch is in its key); the store
-    # changes every run.
-    left_out = [*(p for spec in SPECS.values() for p in spec.catalogue_paths), *([o.catalogue] if o.catalogue else []),
-                store.path]
-    return PartReuse(store, name, run, run_tree(run.project, executor, context, left_out), narrow)
+    catalogues = [*(p for spec in SPECS.values() for p in spec.catalogue_paths), *([o.catalogue] if o.catalogue else [])]
+    return part_reuse(store, name, run, catalogues, narrow)
 
 
 def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Scope | None = None,
@@ -520,5 +510,6 @@ def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Sco
     if not generated:
         return None, results, None
     plan = plan_generic(generated, baseline)
+    run.prepare()  # every known bug may have been reused from the verdict store: mutmut's mutants run here
     with MutantProgress(len(plan.runnable), label="mutmut mutants", misses_only=True) as progress:
         return None, results, run_generic(run, baseline, plan, MUTMUT_SEED, progress.advance)

@@ -30,6 +30,38 @@ REUSED = (Verdict.KILLED, Verdict.SURVIVED, Verdict.UNREACHED)
 INSTALLED = "installed:"  # the installed harness's files, beside a team's project, are named under this
 
 
+def part_reuse(store: VerdictStore | None, name: str, run: KnownBugRun, catalogues: list[Path],
+               narrow: bool = False) -> PartReuse | None:
+    """The store's share of the part ``name`` of a run over the in-memory engine; None without a store, and for
+    a [runner] command, whose reach is not measured. ``catalogues``: those the command read (no contract reads
+    one: a bug's own patch is in its key)."""
+    executor = run.executor
+    if store is None or not isinstance(executor, ContractsExecutor):
+        return None
+    context = {"part": name, "profile": executor.profile, "adapter": executor.adapter, "mode": executor.mode,
+               "shrink": executor.shrink}
+    tree = run_tree(run.project, executor, context, [*catalogues, store.path])  # the store changes every run
+    return PartReuse(store, name, run, tree, narrow)
+
+
+def known_bug_results(store: VerdictStore | None, name: str, run: KnownBugRun, baseline: Baseline,
+                      mutants: list[Mutant], catalogues: list[Path],
+                      run_rest: Callable[[list[Mutant]], list[MutantResult]]) -> tuple[list[MutantResult], dict]:
+    """The known bugs of a run whose whole baseline was measured elsewhere (the nightly's): those under an
+    unchanged key from the store, the rest by ``run_rest``; the store saved. With what was reused ({} without a
+    store)."""
+    reuse = part_reuse(store, name, run, catalogues)
+    if reuse is None:
+        return run_rest(mutants), {}
+    reuse.measured(baseline)
+    results = reuse.run_mutants(mutants, baseline, run_rest)
+    reuse.keep()
+    note = store.save()
+    if note:
+        print(note)
+    return results, reuse.counts.as_json()
+
+
 def run_tree(project: Project, executor: ContractsExecutor, context: dict, left_out: list[Path]) -> TreeDigest:
     """The digests of what a part's run depends on: its project, and the installed harness when the project is a
     team's (its contracts and toolkit then come from there)."""

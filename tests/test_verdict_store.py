@@ -33,6 +33,7 @@ FILES = {
 T1, T2 = "test_a.py::test_one", "test_b.py::test_two"
 REACH = {T1: {"harness/reference/x.py": [2]}, T2: {"harness/reference/y.py": [9]}}
 M1 = Mutant("split-on-space", "t", "i", "harness/reference/x.py", "body.split()", "body.split(' ')", ("test_a.py",))
+M3 = Mutant("parse-none", "t", "i", "harness/reference/x.py", "return body", "return None and body", ("test_b.py",))
 M2 = Mutant("render-once", "t", "i", "harness/reference/y.py", "[turn] * SIZE", "[turn]", ("test_b.py",))
 
 
@@ -232,12 +233,13 @@ def test_a_whole_baseline_run_elsewhere_keys_the_known_bugs_as_the_nightly_runs_
         store = VerdictStore.load(store_path)
         reuse = PartReuse(store, "nightly:x", run, tree_now)
         reuse.measured(baseline)
-        reuse.run_mutants([M1, M2], baseline, run.run_rest)
+        reuse.run_mutants([M1, M2, M3], baseline, run.run_rest)
         reuse.keep()
         assert store.save() == ""
         return run
 
-    assert nightly().mutants == [M1.id, M2.id]
+    assert nightly().mutants == [M1.id, M2.id, M3.id]
     assert nightly().mutants == [], "an unchanged tree must reuse every known bug's verdict"
     _edit(tree, "harness/reference/y.py", "[turn] * SIZE", "[turn] * SIZE  # one per size")
-    assert nightly().mutants == [M2.id], "only the bug whose contract ran the changed file runs again"
+    assert nightly().mutants == [M2.id, M3.id], (
+        "the bugs whose contract ran the changed file run again (M3 patches another file), and only those")

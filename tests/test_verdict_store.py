@@ -20,7 +20,7 @@ from harness.mutation.known_bug_run import Baseline
 from harness.mutation.tree_digest import tree_digest
 from harness.mutation.verdict_store import VerdictStore
 from harness.mutation.workspace import Project
-from harness.outcomes.mutants import Mutant, MutantResult, RunOutcome, Verdict
+from harness.outcomes.mutants import Mutant, MutantResult, RunOutcome, Verdict, matches
 
 FILES = {
     "harness/contracts/test_a.py": "def test_one():\n    assert True\n",
@@ -34,6 +34,10 @@ T1, T2 = "test_a.py::test_one", "test_b.py::test_two"
 REACH = {T1: {"harness/reference/x.py": [2]}, T2: {"harness/reference/y.py": [9]}}
 M1 = Mutant("split-on-space", "t", "i", "harness/reference/x.py", "body.split()", "body.split(' ')", ("test_a.py",))
 M3 = Mutant("parse-none", "t", "i", "harness/reference/x.py", "return body", "return None and body", ("test_b.py",))
+BOTH = ("test_a.py", "test_b.py")
+M4 = Mutant("split-first", "t", "i", "harness/reference/x.py", "body.split()", "body.split()[:1]", BOTH)
+M5 = Mutant("split-kept", "t", "i", "harness/reference/x.py", "body.split()", "list(body.split())", BOTH)
+SURVIVORS = (M5,)
 M2 = Mutant("render-once", "t", "i", "harness/reference/y.py", "[turn] * SIZE", "[turn]", ("test_b.py",))
 
 
@@ -75,7 +79,14 @@ class ScriptedRun:
 
     def run_rest(self, mutants: list[Mutant]) -> list[MutantResult]:
         self.mutants += [m.id for m in mutants]
-        return [MutantResult(m, Verdict.KILLED, f"{m.contracts[0]} failed", tests=list(m.contracts)) for m in mutants]
+        results = []
+        for m in mutants:
+            candidates = [t for t in self._collect() if any(matches(t, c) for c in m.contracts)]
+            if m in SURVIVORS:
+                results.append(MutantResult(m, Verdict.SURVIVED, "every contract stayed green", tests=candidates))
+            else:  # as the engine does: the first kill settles it
+                results.append(MutantResult(m, Verdict.KILLED, f"{candidates[0]} failed", tests=candidates[:1]))
+        return results
 
 
 def _tree(root: Path):
@@ -160,6 +171,27 @@ def test_the_workers_collect_only_the_modules_of_what_runs_when_no_bug_is_narrow
     assert again.collects == collects, (
         f"narrow={narrow}: expected the workers to collect {collects}, they collected {again.collects}")
     assert again.mutants == [M1.id], again.mutants
+
+
+def test_a_kill_stands_while_the_contracts_before_it_and_its_killer_are_unchanged(tree, tmp_path):
+    store_path = tmp_path / "verdicts.json"
+
+    def run_once() -> ScriptedRun:
+        project, tree_now = _tree(tree)
+        run = ScriptedRun(project)
+        store = VerdictStore.load(store_path)
+        reuse = PartReuse(store, "gate:x", run, tree_now)
+        reuse.check_contracts([M4, M5])
+        reuse.run_mutants([M4, M5], reuse.baseline(None), run.run_rest)
+        reuse.keep()
+        assert store.save() == ""
+        return run
+
+    assert run_once().mutants == [M4.id, M5.id]
+    _edit(tree, "harness/reference/y.py", "[turn] * SIZE", "[turn] * SIZE  # one per size")
+    assert run_once().mutants == [M5.id], (
+        "a contract the killed bug never ran (it stopped at its kill) changed: only the survivor, which ran it, "
+        "runs again")
 
 
 def test_a_contract_added_to_a_module_is_collected_and_run(tree, tmp_path):

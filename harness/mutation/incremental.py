@@ -6,9 +6,10 @@ the in-memory engine, which measures each contract's line reach in the baseline.
 - the collection (the contract ids), while no contract module and nothing every key holds changed;
 - each contract's baseline entry, while its module and the files of the code under test it ran are unchanged;
   the others run in a baseline of their own, which measures their reach anew;
-- each known bug's verdict (killed, survived, unreached), while its patch, its file and the keys of the
-  contracts it runs are unchanged. Stale, invalid and timed-out bugs always run again: their verdict may come
-  from the machine (a dead worker, a slow one), not from the code.
+- each known bug's verdict (killed, survived, unreached), while its patch, its file, the contracts it may run
+  and the keys of those it ran are unchanged (a killed bug stops at its kill, so only the contracts before it
+  and its killer decide it; a survivor ran every one). Stale, invalid and timed-out bugs always run again:
+  their verdict may come from the machine (a dead worker, a slow one), not from the code.
 
 No worker starts unless something must run.
 """
@@ -204,44 +205,49 @@ class PartReuse:
 
     def _prepare(self, tests: list[str], rerun: list[str]) -> None:
         """Start the workers: collecting every contract, or (``narrow``) only the modules of the ``rerun``
-        baseline contracts and of the contracts of each known bug that will run (every one that runs a contract
-        of ``rerun``, or whose stored verdict is not reused)."""
+        baseline contracts and of the contracts of each known bug that will run (every one that ran a contract
+        of ``rerun``, or whose stored verdict is not reused otherwise)."""
         if not self.narrow:
             self.run.prepare(None)
             return
         again = set(rerun)
         keys = {t: self.state["contracts"][t]["key"] for t in tests if t not in again}
-        runs = [m for m in self._mutants if any(matches(t, c) for t in again for c in m.contracts)
-                or not self._reusable(m, self._key(m, tests, keys))]
+        runs = [m for m in self._mutants if not self._reusable(m, self._key(m, tests), keys)]
         modules = {t.partition("::")[0] for t in rerun} | {c.partition("::")[0] for m in runs for c in m.contracts}
         self.run.prepare(sorted(modules) or list(rerun))
 
     # ------------------------------------------------------------ the known bugs
 
-    def _key(self, mutant: Mutant, tests: list[str], contract_keys: dict[str, str]) -> str:
-        ran = sorted((t, contract_keys.get(t, "")) for t in tests if any(matches(t, c) for c in mutant.contracts))
+    def _key(self, mutant: Mutant, tests: list[str]) -> str:
+        """What a bug's verdict depends on besides its contracts' keys: its patch, its file, and which of
+        ``tests`` (the baseline's) it may run."""
+        candidates = sorted(t for t in tests if any(matches(t, c) for c in mutant.contracts))
         return digest([self.tree.shared, self.name, mutant.id, mutant.file, mutant.find, mutant.replace,
-                       list(mutant.contracts), self.tree.whole(mutant.file), ran])
+                       list(mutant.contracts), self.tree.whole(mutant.file), candidates])
 
-    def _reusable(self, mutant: Mutant, key: str) -> bool:
+    def _reusable(self, mutant: Mutant, key: str, contract_keys: dict[str, str]) -> bool:
+        """Whether the stored verdict stands: the same key, a verdict of the code, and every contract the bug
+        ran (a killed bug stopped at its kill; others ran every candidate) under its stored key."""
         record = self.state["mutants"].get(mutant.id)
-        return record is not None and record["key"] == key and Verdict(record["result"]["verdict"]) in REUSED
+        return (record is not None and record["key"] == key and Verdict(record["result"]["verdict"]) in REUSED
+                and all(contract_keys.get(t) == k for t, k in record["ran"].items()))
 
     def run_mutants(self, mutants: list[Mutant], baseline: Baseline,
                     run_rest: Callable[[list[Mutant]], list[MutantResult]]) -> list[MutantResult]:
         """Every mutant's result in order: reused under an unchanged key, the rest run by ``run_rest`` (after
         :attr:`counts` says how many were reused)."""
         stored = self.state["mutants"]
-        keys = {m.id: self._key(m, list(baseline.outcome.tests), self._contract_keys) for m in mutants}
+        keys = {m.id: self._key(m, list(baseline.outcome.tests)) for m in mutants}
         found = {m.id: _result(m, stored[m.id]["result"], self.run.project.read(m.file) or "")
-                 for m in mutants if self._reusable(m, keys[m.id])}
+                 for m in mutants if self._reusable(m, keys[m.id], self._contract_keys)}
         self.counts.bugs, self.counts.of_bugs = len(found), len(mutants)
         rest = [m for m in mutants if m.id not in found]
         if rest:
             self._prepare(list(baseline.outcome.tests), [])
         for result in run_rest(rest):
             found[result.mutant.id] = result
-            stored[result.mutant.id] = {"key": keys[result.mutant.id], "result": _result_json(result)}
+            stored[result.mutant.id] = {"key": keys[result.mutant.id], "result": _result_json(result),
+                                        "ran": {t: self._contract_keys.get(t, "") for t in result.tests}}
         return [found[m.id] for m in mutants]
 
     def _lines(self, reach: dict[str, dict[str, list[int]]]) -> dict[str, dict]:

@@ -96,7 +96,8 @@ def _wrong(part: object) -> str:
     if not isinstance(mutants, dict):
         return "mutants"
     for name, m in mutants.items():
-        if not (isinstance(m, dict) and isinstance(m.get("key"), str) and _result(m.get("result"))):
+        if not (isinstance(m, dict) and isinstance(m.get("key"), str) and _result(m.get("result"))
+                and isinstance(m.get("ran"), dict) and all(isinstance(k, str) for k in m["ran"].values())):
             return f"known bug {name}"
     return ""
 

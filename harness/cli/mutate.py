@@ -217,8 +217,6 @@ def _run(o: Options) -> int:
         ran: set[str] = set()
         outcome: int | None = None
         store = VerdictStore.load(o.store) if o.store is not None else None
-        if store is not None and store.note:
-            print(store.note)
         reused: list[dict] = []
         for part, (part_project, executor, baseline_contracts) in zip(parts, setups):
             extra = generated if part is host else None
@@ -443,6 +441,9 @@ def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Sco
     # Said before the baseline, which takes a minute or more: a run is never silent from its start.
     print(f"{lead}starting: the contracts on the unpatched code (the baseline), then the known bugs from "
           f"{part.label.removeprefix(lead)}", flush=True)
+    if reuse is not None and reuse.store.note:
+        print(reuse.store.note)
+        reuse.store.note = ""  # said once a run, after the run's first line
     try:
         if reuse is not None:
             reuse.check_contracts(mutants)

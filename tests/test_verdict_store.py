@@ -275,3 +275,23 @@ def test_a_whole_baseline_run_elsewhere_keys_the_known_bugs_as_the_nightly_runs_
     _edit(tree, "harness/reference/y.py", "[turn] * SIZE", "[turn] * SIZE  # one per size")
     assert nightly().mutants == [M2.id, M3.id], (
         "the bugs whose contract ran the changed file run again (M3 patches another file), and only those")
+
+
+def test_the_console_and_the_summary_say_what_was_reused():
+    from harness.outcomes.score import Thresholds
+    from harness.report.console import render_console
+    from harness.report.digest import digest
+    from harness.report.markdown import render_markdown
+    from harness.report.stryker_json import build_report
+
+    reused = {"store": ".harness/verdicts.json", "known_bugs": 175, "of_known_bugs": 204, "contracts": 321,
+              "of_contracts": 330}
+    result = MutantResult(M1, Verdict.KILLED, "test_a.py::test_one failed", source=FILES[M1.file])
+    report = build_report([result], thresholds=Thresholds(), run={"seconds": 1.0, "reused": reused})
+    d = digest(report, Thresholds())
+    said = ("reused from the verdict store .harness/verdicts.json: 175 of 204 known-bug verdicts, 321 of 330 "
+            "baseline contracts")
+    assert said in render_console(d), render_console(d)
+    assert f"- {said}" in render_markdown(report, d), render_markdown(report, d)
+    full = build_report([result], thresholds=Thresholds(), run={"seconds": 1.0})
+    assert "verdict store" not in render_console(digest(full, Thresholds())), "a full run reuses nothing"

@@ -44,6 +44,7 @@ CAP = 10  # GitHub keeps this many annotations of each level in a step
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 REFERENCE = re.compile(r"\b(inputs|steps)\.([A-Za-z0-9_-]+)(?:\.(outputs)\.([A-Za-z0-9_-]+)|\.(outcome))?")
 STATUS_FUNCTIONS = ("success()", "failure()", "always()", "cancelled()")
+COMMIT = "0123456789abcdef0123456789abcdef01234567"  # github.sha of the emulated run
 
 
 @dataclass
@@ -124,6 +125,8 @@ def _fill(text: str, inputs: dict, done: dict[str, Step]) -> str:
         inner = match.group(1)
         if inner == "github.action_path":
             return str(ROOT)
+        if inner == "github.sha":
+            return COMMIT
         found = REFERENCE.fullmatch(inner)
         assert found, f"an expression the emulation does not know: {inner!r}"
         return _value(found, inputs, done)
@@ -255,7 +258,7 @@ def test_every_run_step_calls_run_sh_with_a_subcommand_it_has():
 
 def test_the_actions_used_are_the_pinned_majors():
     uses = sorted(s["uses"] for s in STEPS if "uses" in s)
-    assert uses == ["actions/setup-python@v5", "actions/upload-artifact@v4"], uses
+    assert uses == ["actions/cache@v4", "actions/setup-python@v5", "actions/upload-artifact@v4"], uses
 
 
 def test_run_sh_is_valid_bash():
@@ -323,6 +326,25 @@ def test_mutate_runs_the_teams_catalogue_with_the_adapter_when_there_is_one(tmp_
     for args in _runs(harness_log):
         _parses(args)
     assert not run.step("check").ran, "check: false must skip harness check"
+
+
+def test_the_verdict_store_mutate_writes_is_cached_before_mutate_runs_and_only_then(tmp_path):
+    from harness.mutation.verdict_store import DEFAULT_PATH
+
+    _harness_stub(tmp_path / "bin"), _pip_stub(tmp_path / "bin")
+    given = {"adapter": "pkg.mod:adapter", "mutants": "ci/mutants.toml", "working-directory": "svc",
+             "artifact-name": "reports-py312"}
+    (tmp_path / "svc").mkdir()
+    run = run_action(given, tmp_path, tmp_path / "t1", path=[tmp_path / "bin"])
+    without = run_action({"adapter": "pkg.mod:adapter"}, tmp_path, tmp_path / "t2", path=[tmp_path / "bin"])
+    (at,) = [n for n, spec in enumerate(STEPS) if spec.get("uses", "").startswith("actions/cache@")]
+    cache = run.steps[at]
+    assert cache.ran and at < [s.name for s in run.steps].index("mutate"), [s.name for s in run.steps]
+    assert cache.with_["path"] == f"svc/{DEFAULT_PATH.as_posix()}", (
+        f"expected the store harness mutate writes in the working directory, got {cache.with_['path']!r}")
+    assert cache.with_["key"] == f"harness-verdicts-reports-py312-{COMMIT}", cache.with_
+    assert cache.with_["key"].startswith(cache.with_["restore-keys"]), cache.with_
+    assert not without.steps[at].ran, "without a catalogue there is no store to cache"
 
 
 @pytest.mark.parametrize("given, says", [

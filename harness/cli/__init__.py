@@ -91,9 +91,10 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument(
             "--baseline-timeout", type=durations.positive, metavar="SECONDS", help="budget of the unpatched run (default: 900)"
         )
-        from harness.cli.mutate import add_diff_options  # --in-diff, --base
+        from harness.cli.mutate import add_diff_options, add_incremental_options  # --in-diff, --base; the store
 
         add_diff_options(cmd)
+        add_incremental_options(cmd)
 
     nightly = sub.add_parser("nightly", help="contracts (nightly profile), known bugs and mutmut: one mutation report")
     nightly.add_argument("--report-dir", type=Path, metavar="DIR", help="write JSON, HTML, Markdown and JUnit here")
@@ -105,6 +106,9 @@ def _parser() -> argparse.ArgumentParser:
         help="only these formats' contracts and known bugs (repeatable); mutmut's score covers every bundled "
              "reference, so it runs only when no bundled format is left out",
     )
+    from harness.cli.mutate import add_incremental_options
+
+    add_incremental_options(nightly)  # the known bugs' verdicts; mutmut's mutants always run
     report = sub.add_parser("report", help="work with mutation reports")
     report_sub = report.add_subparsers(dest="report_command", required=True)
     merge = report_sub.add_parser("merge", help="join shard reports into one report directory")
@@ -195,7 +199,7 @@ def _run(args: argparse.Namespace) -> int:
         return run_known_bugs(
             args.config, args.only, args.report_dir, args.shard, args.jobs, args.timeout,
             adapter=args.adapter, baseline_timeout=args.baseline_timeout, in_diff=args.in_diff, base=args.base,
-            mutmut=args.mutmut,
+            mutmut=args.mutmut, store=args.verdict_store,
         )
     if args.command == "gate":
         from harness.cli.mutate import run_gate
@@ -203,11 +207,13 @@ def _run(args: argparse.Namespace) -> int:
         return run_gate(
             args.formats, args.report_dir, args.shard, args.jobs, args.timeout,
             baseline_timeout=args.baseline_timeout, in_diff=args.in_diff, base=args.base, mutmut=args.mutmut,
+            store=args.verdict_store,
         )
     if args.command == "nightly":
         from harness.cli.nightly import run_nightly
 
-        return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed, args.formats)
+        return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed, args.formats,
+                           store=args.verdict_store)
     if args.command == "report":
         from harness.cli.nightly import run_merge
 

@@ -27,9 +27,12 @@ from harness.mutation.diff_scope import (
 )
 from harness.mutation import gate_plan
 from harness.mutation.in_memory_executor import ContractsExecutor, EngineNotReady
+from harness.mutation.incremental import PartReuse, part_reuse
 from harness.mutation.known_bug_run import BASELINE_TIMEOUT, BaselineRed, BaselineTimedOut, KnownBugRun
 from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
+from harness.mutation.verdict_store import DEFAULT_PATH as DEFAULT_STORE
+from harness.mutation.verdict_store import VerdictStore
 from harness.mutation.workspace import Project
 from harness.nightly.generic_run import plan_generic, run_generic
 from harness.nightly.mutmut_run import REFERENCE_FILES, Generated, MutmutFailed, MutmutRun, generate_mutants
@@ -62,6 +65,7 @@ class Options:
     base: str | None = None  # a git ref: the same, for the working tree's diff against it
     mutmut: bool = False  # with a diff: also mutmut's mutants on the changed lines of the bundled reference
     formats: list[str] | None = None  # the gate: every format's row, or these ([]: all); None: one catalogue (mutate)
+    store: Path | None = None  # the verdict store an incremental run reuses and updates; None: a full run
 
 
 # Each verdict's exit code; which one a run ends with is the precedence of exit_codes.first.
@@ -92,9 +96,11 @@ def run_known_bugs(
     in_diff: str | None = None,
     base: str | None = None,
     mutmut: bool = False,
+    store: Path | None = None,
 ) -> int:
+    """One catalogue's known bugs; ``store``: reuse and update that verdict store (None: a full run)."""
     options = Options(catalogue_path, only, report_dir, shard, jobs, timeout, baseline_timeout, adapter, in_diff, base,
-                      mutmut)
+                      mutmut, store=store)
     return _run(options)
 
 
@@ -109,11 +115,13 @@ def run_gate(
     in_diff: str | None = None,
     base: str | None = None,
     mutmut: bool = False,
+    store: Path | None = None,
 ) -> int:
-    """Every format's row (``formats``: only these; empty: all) under its own reference, in one report."""
+    """Every format's row (``formats``: only these; empty: all) under its own reference, in one report;
+    ``store``: reuse and update that verdict store (None: a full run)."""
     return _run(Options(report_dir=report_dir, shard=shard, jobs=jobs, timeout=timeout,
                         baseline_timeout=baseline_timeout, in_diff=in_diff, base=base, mutmut=mutmut,
-                        formats=list(formats)))
+                        formats=list(formats), store=store))
 
 
 def add_diff_options(cmd) -> None:
@@ -127,6 +135,15 @@ def add_diff_options(cmd) -> None:
     cmd.add_argument("--mutmut", action="store_true",
                      help="with --in-diff or --base: also mutmut's mutants on the changed lines of the bundled "
                           "reference (the baseline then measures every contract)")
+
+
+def add_incremental_options(cmd) -> None:
+    """``--verdict-store`` and ``--no-incremental`` on an argparse (sub)parser."""
+    cmd.add_argument("--verdict-store", type=Path, default=DEFAULT_STORE, metavar="PATH",
+                     help="reuse the known-bug verdicts (gate, mutate: and the baseline's contracts) stored here "
+                          f"whose key is unchanged, and store this run's (default: {DEFAULT_STORE}; cache it in CI)")
+    cmd.add_argument("--no-incremental", dest="verdict_store", action="store_const", const=None,
+                     help="run every known bug and the whole baseline; the store is neither read nor written")
 
 
 def _usage(message: str) -> int:
@@ -199,6 +216,8 @@ def _run(o: Options) -> int:
         host = next((p for p in parts if p.format in ("", DEFAULT_FORMAT)), parts[0])
         ran: set[str] = set()
         outcome: int | None = None
+        store = VerdictStore.load(o.store) if o.store is not None else None
+        reused: list[dict] = []
         for part, (part_project, executor, baseline_contracts) in zip(parts, setups):
             extra = generated if part is host else None
             if not part.mutants and not (extra and extra.mutants):
@@ -215,7 +234,11 @@ def _run(o: Options) -> int:
                     baseline_timeout=o.baseline_timeout or BASELINE_TIMEOUT,
                     baseline_contracts=baseline_contracts,
                 ) as run:
-                    outcome, found, generic = _known_bugs(run, part, jobs, o, scope, extra)
+                    reuse = _reuse(store, part, run, o, narrow=not part.shared and scope is None)
+                    outcome, found, generic = _known_bugs(run, part, jobs, o, scope, extra, reuse)
+                    if reuse is not None and outcome is None:
+                        reuse.keep()
+                        reused.append(reuse.counts.as_json())
             except KeyboardInterrupt:
                 outcome = exit_codes.INTERRUPTED
             if outcome in (exit_codes.USAGE, exit_codes.INTERRUPTED):
@@ -240,7 +263,13 @@ def _run(o: Options) -> int:
         if unrun:
             return _usage(f"catalogue error: {', '.join(map(repr, unrun))} names no contract of any format whose "
                           "row names its catalogue: no format ran it")
+    if reused:
+        note = store.save()
+        if note:
+            print(note)
     run = {"shard": str(o.shard) if o.shard else None, "seconds": round(time.perf_counter() - started, 3)}
+    if reused:
+        run["reused"] = {"store": str(store.path), **{k: sum(r[k] for r in reused) for k in reused[0]}}
     if scope is not None:
         run["scope"] = scope.as_json()
     if mutmut is not None:
@@ -395,24 +424,41 @@ def _module_file(name: str) -> str:
     return "/".join(name.split(".")[:-1]) + ".py"
 
 
+def _reuse(store: VerdictStore | None, part: _Part, run: KnownBugRun, o: Options, narrow: bool) -> PartReuse | None:
+    """The store's share of ``part`` (:func:`part_reuse`); a [runner] command's run is a full one, told."""
+    if store is not None and not isinstance(run.executor, ContractsExecutor):
+        print(f"incremental: {part.label}: a [runner] command's reach is not measured, so every known bug runs")
+    name = f"gate:{part.format}" if o.formats is not None else f"mutate:{o.catalogue or 'bundled'}:{o.adapter or ''}"
+    catalogues = [*(p for spec in SPECS.values() for p in spec.catalogue_paths), *([o.catalogue] if o.catalogue else [])]
+    return part_reuse(store, name, run, catalogues, narrow)
+
+
 def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Scope | None = None,
-                generated: Generated | None = None) -> tuple[int | None, list[MutantResult], MutmutRun | None]:
+                generated: Generated | None = None,
+                reuse: PartReuse | None = None) -> tuple[int | None, list[MutantResult], MutmutRun | None]:
     mutants = part.mutants
     lead = f"{part.format}: " if o.formats is not None else ""
     # Said before the baseline, which takes a minute or more: a run is never silent from its start.
     print(f"{lead}starting: the contracts on the unpatched code (the baseline), then the known bugs from "
           f"{part.label.removeprefix(lead)}", flush=True)
+    if reuse is not None and reuse.store.note:
+        print(reuse.store.note)
+        reuse.store.note = ""  # said once a run, after the run's first line
     try:
-        run.prepare()
-        run.check_contracts(mutants)  # before the baseline, so a misspelt name is told with its mutant's id
-        collected = run.executor.collected() if scope is not None else None
+        if reuse is not None:
+            reuse.check_contracts(mutants)
+            collected = reuse.known()[0]
+        else:
+            run.prepare()
+            run.check_contracts(mutants)  # before the baseline, so a misspelt name is told with its mutant's id
+            collected = run.executor.collected()
         if scope is not None and not (generated and generated.mutants):
             # Every contract was collected (the count the scope is told against); the baseline runs, and measures
             # the lines of, only those the bugs in scope name (the in-memory engine measures; a runner cannot).
             # mutmut's mutants name no contract: for them it measures every one.
             run.baseline_contracts = _named(mutants)
         reach = scope is not None and isinstance(run.executor, ContractsExecutor)
-        baseline = run.baseline(reach=reach)
+        baseline = reuse.baseline(run.baseline_contracts) if reuse is not None else run.baseline(reach=reach)
     except BaselineRed as exc:
         print(str(exc))
         return exit_codes.BASELINE, [], None
@@ -445,16 +491,26 @@ def _known_bugs(run: KnownBugRun, part: _Part, jobs: int, o: Options, scope: Sco
     print(
         f"{lead}baseline: {applied} contracts green in {baseline.outcome.wall:.1f}s"
         + (f" ({len(tests) - applied} not applicable)" if applied < len(tests) else "")
+        + (f", {reuse.counts.contracts} of {len(tests)} reused from the verdict store" if reuse is not None else "")
         + f"; {len(mutants)} known bugs from {part.label.removeprefix(lead)}, {jobs} jobs"
         + (f", shard {o.shard}" if o.shard else "")
     )
     try:
-        with MutantProgress(len(mutants)) as progress:
-            results = run.run(mutants, baseline, progress.advance)
+        def run_all(todo: list[Mutant]) -> list[MutantResult]:
+            if reuse is not None:
+                print(f"{lead}{reuse.counts.bugs} of {len(mutants)} known-bug verdicts reused from the verdict "
+                      f"store; {len(todo)} run")
+            if not todo:
+                return []
+            with MutantProgress(len(todo)) as progress:
+                return run.run(todo, baseline, progress.advance)
+
+        results = reuse.run_mutants(mutants, baseline, run_all) if reuse is not None else run_all(mutants)
     except CatalogueError as exc:
         return _usage(f"catalogue error: {exc}"), [], None
     if not generated:
         return None, results, None
     plan = plan_generic(generated, baseline)
+    run.prepare()  # every known bug may have been reused from the verdict store: mutmut's mutants run here
     with MutantProgress(len(plan.runnable), label="mutmut mutants", misses_only=True) as progress:
         return None, results, run_generic(run, baseline, plan, MUTMUT_SEED, progress.advance)

@@ -28,14 +28,16 @@ from harness.cli.mutate import INTERRUPTED, exit_code
 from harness.formats import SPECS, FormatSpec
 from harness.mutation import gate_plan
 from harness.mutation.catalogue import CatalogueError
+from harness.mutation.incremental import known_bug_results
 from harness.mutation.known_bug_run import Baseline, BaselineRed, BaselineTimedOut, KnownBugRun
 from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
+from harness.mutation.verdict_store import VerdictStore
 from harness.mutation.workspace import Project
 from harness.nightly.equivalents import ExemptionError, load_exemptions
 from harness.nightly.formats_run import AcrossFormats
 from harness.nightly.mutmut_run import Generated, MutmutFailed, check_exemptions, generate_mutants
-from harness.outcomes.mutants import RED, MutantResult
+from harness.outcomes.mutants import RED, Mutant, MutantResult
 from harness.outcomes.score import ThresholdError, Thresholds, load_thresholds
 from harness.processes import Children
 from harness.report.format_scores import FORMATS_KEY, MODULES_KEY, format_score_lines
@@ -60,15 +62,23 @@ def _explore(run: KnownBugRun, seed: int) -> tuple[bool, str]:
 
 
 def _known_bugs(run: KnownBugRun, baseline: Baseline, part: gate_plan.FormatPart, shard: Shard | None,
-                name: str) -> list[MutantResult]:
+                name: str, tally: _Tally) -> list[MutantResult]:
     # A bug of a shared catalogue runs here with the contracts it names of this format, as in the gate.
     tests = baseline.outcome.tests
     narrowed = [gate_plan.of_format(m, tests) if m.id in part.shared else m for m in part.mutants]
     mutants = [m for m in narrowed if m is not None]
     mutants = shard.select(mutants) if shard else mutants
     print(f"{name}: known bugs: {len(mutants)}")
-    with MutantProgress(len(mutants)) as progress:
-        results = run.run(mutants, baseline, progress.advance)
+
+    def run_rest(todo: list[Mutant]) -> list[MutantResult]:
+        with MutantProgress(len(todo)) as progress:
+            return run.run(todo, baseline, progress.advance)
+
+    # The verdict store's hook (README, "Incremental runs"): bugs under an unchanged key are reused.
+    results, reused = known_bug_results(tally.store, f"nightly:{name}", run, baseline, mutants,
+                                        list(part.catalogues), run_rest)
+    if reused:
+        tally.reused.append(reused)
     for result in results:
         result.format = name
     return results
@@ -95,6 +105,8 @@ class _Tally:
     known: list[MutantResult] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
     contracts: list[str] = field(default_factory=list)  # each format's exploration tally
+    store: VerdictStore | None = None  # the verdict store the known bugs reuse (None: every one runs)
+    reused: list[dict] = field(default_factory=list)  # what each format reused from it
 
 
 def _format(spec: FormatSpec, part: gate_plan.FormatPart, children: Children, jobs: int, shard: Shard | None,
@@ -126,7 +138,7 @@ def _format(spec: FormatSpec, part: gate_plan.FormatPart, children: Children, jo
             return
         print(f"{name}: baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured) in "
               f"{time.perf_counter() - phase:.0f}s")
-        results = _known_bugs(run, baseline, part, shard, name)
+        results = _known_bugs(run, baseline, part, shard, name, tally)
         tally.known += results
         tally.codes.append(exit_code(results))
         if across is not None and gate_plan.bundled(spec):
@@ -134,7 +146,7 @@ def _format(spec: FormatSpec, part: gate_plan.FormatPart, children: Children, jo
 
 
 def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, seed: int | None,
-                formats: list[str] | None = None) -> int:
+                formats: list[str] | None = None, store: Path | None = None) -> int:
     rows = [SPECS[name] for name in dict.fromkeys(formats)] if formats else list(SPECS.values())
     # mutmut's score is over the whole bundled reference: a run that leaves out a bundled format does not make one.
     scored = all(spec in rows for spec in SPECS.values() if gate_plan.bundled(spec))
@@ -152,7 +164,9 @@ def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, 
     seed = random.SystemRandom().getrandbits(32) if seed is None else seed
     started = time.perf_counter()
     print(f"nightly: hypothesis seed {seed} (replay with: harness nightly --hypothesis-seed {seed})")
-    tally = _Tally()
+    tally = _Tally(store=VerdictStore.load(store) if store is not None else None)
+    if tally.store is not None and tally.store.note:
+        print(tally.store.note)
     across: AcrossFormats | None = None
     # Each format in turn gets its own warm workers (its contracts against its reference), stopped before the
     # next starts; the block stops every child process, however the run ends (SIGINT and SIGTERM raise
@@ -179,6 +193,8 @@ def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, 
         "contracts": "; ".join(tally.contracts),
         "mutmut_mutants": mutmut.total if mutmut else None,
         "seconds": round(time.perf_counter() - started),
+        **({"reused": {"store": str(store), **{k: sum(r[k] for r in tally.reused) for k in tally.reused[0]}}}
+           if tally.reused else {}),
         **({MODULES_KEY: across.groups(), FORMATS_KEY: list(SPECS)} if across else {}),
     }
     report = build_report(tally.known, mutmut, thresholds=thresholds, run=run_info)

@@ -105,7 +105,8 @@ class ContractsExecutor:
 
     # ------------------------------------------------------------ set-up, once per run
 
-    def _code_dirs(self) -> list[str]:
+    def code_dirs(self) -> list[str]:
+        """The folders of the code under test (relative to the project): the ones the line reach measures."""
         return ["harness/reference"] if self.bundled else ["."]
 
     def _preload(self) -> list[str]:
@@ -129,7 +130,7 @@ class ContractsExecutor:
         spec = {
             "root": str(self.copy_root),
             "run_dir": str(self.run_dir),
-            "code_dirs": [str((self.copy_root / d).resolve()) for d in self._code_dirs()],
+            "code_dirs": [str((self.copy_root / d).resolve()) for d in self.code_dirs()],
             "preload": self._preload(),
             "shrink": self.shrink,
             "shadow_check": {"harness": "the bundled package"} if self.bundled
@@ -238,8 +239,13 @@ class ContractsExecutor:
             for file, measured in part.lines.items():
                 _merge_lines(outcome.lines.setdefault(file, {"statements": [], "executed": {}}), measured)
         if explore is None:  # an exploration's times are its profile's, not what a mutant run costs
-            self._durations = {t: e.get("duration", 0.0) for t, e in outcome.tests.items()}
+            self.remember_durations(outcome.tests)
         return outcome
+
+    def remember_durations(self, tests: dict[str, dict]) -> None:
+        """Each contract's baseline time, which orders a mutant's contracts cheap first (a baseline partly
+        reused from the verdict store tells it here)."""
+        self._durations = {t: e.get("duration", 0.0) for t, e in tests.items()}
 
     def _try(self, request: dict, budget: float | None):
         try:
@@ -275,7 +281,7 @@ class ContractsExecutor:
         with self._copy_lock:
             if self._copy is None:
                 self._copy = CopyExecutor(
-                    self.children, self.profile, self.adapter, code_dirs=self._code_dirs(), preload=self._preload()
+                    self.children, self.profile, self.adapter, code_dirs=self.code_dirs(), preload=self._preload()
                 )
                 self._copy.prepare(self.project, 1)
         outcome = self._copy.mutant(mutant, patch, budget)

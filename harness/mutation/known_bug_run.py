@@ -104,9 +104,10 @@ class KnownBugRun:
             self.executor.children.stop_all()  # interrupted or failed: nothing it started may keep running
         self.executor.close()
 
-    def prepare(self) -> None:
+    def prepare(self, contracts: list[str] | None = None) -> None:
+        """Start the executor; it collects ``contracts`` (default: the baseline's, None: every one)."""
         if not self._prepared:
-            self.executor.prepare(self.project, self.jobs, self.baseline_contracts)
+            self.executor.prepare(self.project, self.jobs, contracts or self.baseline_contracts)
             self._prepared = True
 
     def baseline(self, reach: bool = False) -> Baseline:
@@ -114,7 +115,7 @@ class KnownBugRun:
         self.prepare()
         known = self.executor.collected()
         if known is not None and self.baseline_contracts:
-            self._check_names(self.baseline_contracts, [*known, *self.executor.other_formats()])
+            self.check_names(self.baseline_contracts, [*known, *self.executor.other_formats()])
         options = {"reach": True} if reach else {}
         outcome = self.executor.baseline(self.baseline_contracts, self.baseline_timeout, **options)
         if outcome.timed_out:
@@ -133,7 +134,7 @@ class KnownBugRun:
         return self.executor.baseline(self.baseline_contracts, None, explore={"profile": profile, "seed": seed})
 
     @staticmethod
-    def _check_names(contracts: list[str], known: list[str], owner: str = "") -> None:
+    def check_names(contracts: list[str], known: list[str], owner: str = "") -> None:
         for contract in contracts:
             if not any(matches(t, contract) for t in known):
                 modules = ", ".join(sorted({t.split("::")[0] for t in known}))
@@ -149,7 +150,7 @@ class KnownBugRun:
             return  # nothing is known before the baseline: the check after it tells
         known = [*known, *self.executor.other_formats()]
         for m in mutants:
-            self._check_names(list(m.contracts), known, f"mutant {m.id!r}: ")
+            self.check_names(list(m.contracts), known, f"mutant {m.id!r}: ")
 
     def run(
         self, mutants: list[Mutant], baseline: Baseline, on_result: Callable[[MutantResult], None]

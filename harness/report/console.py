@@ -8,7 +8,7 @@ from pathlib import Path
 
 from harness.mutation.verdict import some
 from harness.outcomes.mutants import Verdict
-from harness.report.digest import Digest, counts_line
+from harness.report.digest import Digest, counts_line, reused_lines
 from harness.report.model import as_result, kill_kind, label, needs_attention, patched_by
 from harness.report.results_console import result_lines
 
@@ -35,7 +35,7 @@ def _known_bugs(d: Digest) -> list[str]:
     took = f" in {d.wall:.1f}s wall" if d.wall is not None and not d.has_mutmut else ""
     lines += d.format_lines()
     lines.append(f"{counts[Verdict.KILLED.value]}/{len(d.known_bugs)} known bugs killed ({detail or 'none run'}){took}")
-    return lines
+    return lines + reused_lines(d)
 
 
 def _mutmut(d: Digest) -> list[str]:

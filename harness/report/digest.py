@@ -137,6 +137,13 @@ def counts_line(counts: Counter) -> str:
     return " · ".join(f"{s}: {counts[s]}" for s in STATUS_ORDER if counts[s]) or "none"
 
 
+def reused_lines(d: Digest) -> list[str]:
+    """What each run (or shard) of an incremental gate or mutate took from its verdict store, one line each."""
+    return [f"reused from the verdict store {r['store']}: {r['known_bugs']} of {r['of_known_bugs']} known-bug "
+            f"verdicts, {r['contracts']} of {r['of_contracts']} baseline contracts"
+            for r in (run.get("reused") for run in d.runs) if r]
+
+
 def run_line(run: dict) -> str:
     """One run (or shard) in words: which slice, the seed, the contracts' tally."""
     parts = [f"shard {run['shard']}" if run.get("shard") else "unsharded"]

@@ -8,7 +8,7 @@ from harness.outcomes.mutants import Verdict
 from harness.outcomes.results import Result
 from harness.mutation.diff_scope import scope_lines
 from harness.report.diff import diff_text
-from harness.report.digest import Digest, Located, counts_line, run_line
+from harness.report.digest import Digest, Located, counts_line, reused_lines, run_line
 from harness.report.format_scores import format_score_items
 from harness.report.markdown_text import code, fenced
 from harness.report.model import Report, as_result, exempted_by, label, without_outcome
@@ -45,6 +45,7 @@ def _known_bugs(d: Digest, level: str) -> list[str]:
         "",
         " · ".join(f"{v.value}: {counts[v.value]}" for v in Verdict),
         "",
+        *([*(f"- {line}" for line in reused_lines(d)), ""] if reused_lines(d) else []),
         *([*(f"- {line}" for line in d.format_lines()), ""] if d.by_format else []),
         *results_table([as_result(f, m) for f, m in d.known_bugs], KNOWN_BUG_COLUMNS),
     ]

@@ -322,6 +322,7 @@ FORMATS: dict[str, str] = {
     "anthropic": "Anthropic Messages",
     "openai-responses": "OpenAI Responses",
     "gemini": "Google Gemini generateContent",
+    "bedrock": "AWS Bedrock Converse",
 }
 DEFAULT_FORMAT = "chat"
 FORMAT_GROUP = "harness.formats"  # the entry points that bring a format shipped outside this package (harness.formats)

@@ -72,7 +72,7 @@ def results_for(turn: dict, contents: list[str]) -> list[dict]:
 def _content(block: dict) -> dict | None:
     kind = block["type"]
     if kind == "text":
-        return {"text": block["text"]} if block["text"] else None
+        return {"text": block["text"]} if block["text"].strip() else None
     if kind == "reasoning":
         return {"reasoningContent": {"reasoningText": {"text": block["text"], "signature": block["signature"]}}} \
             if block["signature"] else None

@@ -1,7 +1,7 @@
 """Neutral messages to Converse ``Message`` objects: ``{role, content: [content blocks]}``.
 
 A model turn goes back whole, its blocks in the order received: ``text``
-(an empty one is left out: Bedrock refuses it), ``reasoningContent`` with
+(a blank one is left out: Bedrock refuses it), ``reasoningContent`` with
 ``reasoningText {text, signature}`` exactly as that block carried them, or
 ``redactedContent`` with the bytes sent, ``toolUse`` with its ``toolUseId``,
 ``name`` and ``input`` the parsed arguments (``{}`` for ``""``). A reasoning
@@ -9,7 +9,8 @@ block without a signature is left out: Bedrock's Claude models refuse it
 unsigned and no other model reads it back. A user message puts its
 ``toolResult`` blocks first, one per call answered, in order (``status``
 ``success``, the content a text block, or no block for an empty result:
-Bedrock refuses an empty text block), then its text.
+Bedrock refuses an empty text block), then its text. (Bedrock refuses a user turn holding both; the rounds
+kernel never writes one, since every turn ends on a round without calls.)
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def to_content(block: dict) -> dict | None:
     """One neutral block as its content block; None for one that goes back as nothing."""
     kind = block.get("type")
     if kind == "text":
-        return {"text": block["text"]} if block.get("text") else None
+        return {"text": block["text"]} if (block.get("text") or "").strip() else None
     if kind == "reasoning":
         if not block.get("signature"):
             return None

@@ -51,14 +51,17 @@ EVERY_TYPE = {"x-true": True, "x-false": False, "x-long": 2**40, "x-int": -7, "x
               "x-time": datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc), "x-id": uuid.UUID(int=0x1234)}
 
 
-def _with_narrow_integers(message: bytes) -> bytes:
-    """``message`` with a byte (type 2) and a short (type 3) header added, which no Python value spells."""
+def _with_header(message: bytes, header: bytes) -> bytes:
+    """``message`` with the raw ``header`` (name length, name, type, value) added after its own, both CRCs redone."""
     total, size = struct.unpack_from(">II", message)
-    extra = b"\x06x-byte\x02\x7f" + b"\x07x-short\x03\x80\x00"
-    body = message[12:12 + size] + extra + message[12 + size:-4]
-    prelude = struct.pack(">II", total + len(extra), size + len(extra))
-    head = prelude + struct.pack(">I", zlib.crc32(prelude)) + body
+    prelude = struct.pack(">II", total + len(header), size + len(header))
+    head = prelude + struct.pack(">I", zlib.crc32(prelude)) + message[12:12 + size] + header + message[12 + size:-4]
     return head + struct.pack(">I", zlib.crc32(head))
+
+
+# A byte (type 2) and a short (type 3), which no Python value spells.
+NARROW_INTEGERS = b"\x06x-byte\x02\x7f" + b"\x07x-short\x03\x80\x00"
+UNDEFINED_TYPE = b"\x06x-what\x0b\x00\x00"  # type 11: no such type
 
 
 def _payload(payload: dict) -> bytes:
@@ -103,10 +106,9 @@ def test_an_exception_message_is_raised_with_its_type_and_message(stream, at):
 
 
 def test_every_header_type_aws_defines_is_read(stream):
-    body = b"".join(_with_narrow_integers(eventstream.encode(
+    body = b"".join(_with_header(eventstream.encode(
         {":event-type": name, ":content-type": "application/json", ":message-type": "event", **EVERY_TYPE},
-        _payload(payload)))
-        for name, payload in turn_events(TURN, PLAN))
+        _payload(payload)), NARROW_INTEGERS) for name, payload in turn_events(TURN, PLAN))
     got = valid(stream).parse_stream(body)
     assert_same_turn(got, TURN, f"bedrock turn {shown(TURN)}, each event with a header of every type AWS "
                                 f"defines; body {shown(body)}")
@@ -114,13 +116,7 @@ def test_every_header_type_aws_defines_is_read(stream):
 
 def test_a_header_of_a_type_aws_does_not_define_is_refused(stream):
     events = turn_events(TURN, PLAN)
-    name, payload = events[2]
-    message = eventstream.event_message(name, payload)
-    total, size = struct.unpack_from(">II", message)
-    extra = b"\x06x-what\x0b\x00\x00"  # type 11: no such type
-    prelude = struct.pack(">II", total + len(extra), size + len(extra))
-    head = prelude + struct.pack(">I", zlib.crc32(prelude)) + message[12:12 + size] + extra + message[12 + size:-4]
-    odd = head + struct.pack(">I", zlib.crc32(head))
+    odd = _with_header(eventstream.event_message(*events[2]), UNDEFINED_TYPE)
     body = b"".join(eventstream.event_message(*e) for e in events[:2]) + odd + b"".join(
         eventstream.event_message(*e) for e in events[3:])
     refusal(stream.parse_stream, body,

@@ -15,12 +15,13 @@ and its name in ``harness.adapter.FORMATS`` (``docs/architecture.md``, "A wire f
 from __future__ import annotations
 
 from harness.adapter import FORMAT_GROUP, FORMATS, plugged
-from harness.formats import anthropic, chat, gemini, responses
+from harness.formats import anthropic, bedrock, chat, gemini, responses
 from harness.formats.spec import FormatSpec
 
 GROUP = FORMAT_GROUP
 
-SPECS: dict[str, FormatSpec] = {spec.name: spec for spec in (chat.SPEC, anthropic.SPEC, responses.SPEC, gemini.SPEC)}
+SPECS: dict[str, FormatSpec] = {spec.name: spec for spec in (chat.SPEC, anthropic.SPEC, responses.SPEC, gemini.SPEC,
+                                                                    bedrock.SPEC)}
 
 
 def spec_for(name: str) -> FormatSpec:

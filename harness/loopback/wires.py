@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from harness.adapter import plugged
 from harness.formats import SPECS
 from harness.loopback.anthropic_format import ANTHROPIC
+from harness.loopback.bedrock_format import BEDROCK
 from harness.loopback.delivery import Delivery
 from harness.loopback.gemini_format import GEMINI
 from harness.loopback.probe_case import PAUSE, Case
@@ -57,6 +58,13 @@ WIRES: dict[str, Wire] = {wire.format.name: wire for wire in (
         Case("zero-argument-tool", Delivery("inside-crlf", delay=PAUSE)),
         Case("stream-error", Delivery()),
         Case("blank-text", Delivery("bytes", 5)),
+    )),
+    Wire(BEDROCK, "", (
+        Case("signed-reasoning", Delivery("inside-events", delay=PAUSE)),
+        Case("redacted-reasoning", Delivery("bytes", 7)),
+        Case("parallel-calls", Delivery("inside-events")),
+        Case("zero-argument-tool", Delivery("bytes", 5)),
+        Case("stream-error", Delivery()),
     )),
 )}
 

@@ -13,6 +13,10 @@ from harness.reference.anthropic import history as anthropic_history
 from harness.reference.anthropic import messages as anthropic_messages
 from harness.reference.anthropic import request as anthropic_request
 from harness.reference.anthropic import stream as anthropic_stream
+from harness.reference.bedrock import history as bedrock_history
+from harness.reference.bedrock import messages as bedrock_messages
+from harness.reference.bedrock import request as bedrock_request
+from harness.reference.bedrock import stream as bedrock_stream
 from harness.reference.context import ContextEvent, render_messages
 from harness.reference.distill import distill, vector_text
 from harness.reference.frame import Frame
@@ -76,7 +80,7 @@ adapter = ReferenceAdapter()
 class _RoundsReference:
     """Kernel and memory over persisted rounds (``harness.reference.round_history``), in one format's wire.
 
-    Anthropic Messages, OpenAI Responses and Gemini persist the same neutral
+    Anthropic Messages, OpenAI Responses, Gemini and Bedrock Converse persist the same neutral
     rounds; each subclass names its format's :class:`~harness.reference.round_history.HistoryWire`
     and its codec.
     """
@@ -164,3 +168,23 @@ class GeminiReferenceAdapter(_RoundsReference):
 
 
 gemini_adapter = GeminiReferenceAdapter()
+
+
+class BedrockReferenceAdapter(_RoundsReference):
+    """The reference for AWS Bedrock Converse: codec, kernel and memory (``harness.reference.bedrock``)."""
+
+    name = "reference-bedrock"
+    format = "bedrock"
+    wire = bedrock_history.WIRE
+
+    def parse_stream(self, body: bytes) -> dict:
+        return bedrock_stream.parse_stream(body)
+
+    def serialize_message(self, message: dict) -> dict:
+        return bedrock_messages.serialize_message(message)
+
+    def transform_request(self, body: dict, options: dict) -> dict:
+        return bedrock_request.transform_request(body, options)
+
+
+bedrock_adapter = BedrockReferenceAdapter()

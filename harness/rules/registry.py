@@ -38,6 +38,8 @@ _GEMINI_PAIRING = (*_GEMINI_CONTENT, "test_trimming_exchanges")
 _GEMINI_SIGNATURES = ("test_gemini_model_content", "test_gemini_replay_chain", "test_gemini_tool_rounds",
                       "test_gemini_stream_parts", "test_rounds_cold_store")
 
+_BEDROCK_ROUNDS = ("test_bedrock_tool_rounds", "test_trimming_exchanges")
+_BEDROCK_BLOCKS = ("test_bedrock_messages", "test_bedrock_tool_rounds")
 _ANTHROPIC_THINKING = ("test_anthropic_message_blocks", "test_anthropic_tool_rounds", "test_anthropic_history_render",
                        "test_anthropic_replay_chain")
 
@@ -202,4 +204,24 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("gemini-stream-usage", "wire", "the last chunk carries the turn's usageMetadata", ("test_gemini_stream_end",)),
     Rule("gemini-signature-base64", "wire", "every thoughtSignature is base64 (a proto bytes field)",
          _GEMINI_SIGNATURES),
+    # AWS Bedrock Converse: what the API refuses in a request's messages (harness.rules.bedrock_history).
+    Rule("bedrock-first-message-user", "wire", "the first message is a user's", _BEDROCK_ROUNDS),
+    Rule("bedrock-roles-alternate", "wire", "user and assistant messages alternate", _BEDROCK_ROUNDS),
+    Rule("bedrock-tool-results-alone", "wire", "a user message holding toolResult blocks holds no other block",
+         _BEDROCK_ROUNDS),
+    Rule("bedrock-tool-use-answered", "wire", "every toolUse is answered by a toolResult with its id in the next "
+         "message", _BEDROCK_ROUNDS),
+    Rule("bedrock-tool-result-paired", "wire", "every toolResult answers a toolUse of the message before it",
+         _BEDROCK_ROUNDS),
+    Rule("bedrock-tool-result-status", "wire", "a toolResult's status is success or error, its content not empty "
+         "under error", _BEDROCK_BLOCKS),
+    Rule("bedrock-text-non-empty", "wire", "no blank text block", _BEDROCK_BLOCKS),
+    Rule("bedrock-tool-use-id", "wire", "every toolUseId matches [a-zA-Z0-9_.:-]+, 1 to 64 characters",
+         _BEDROCK_BLOCKS),
+    Rule("bedrock-tool-config", "wire", "a body with toolUse or toolResult blocks defines toolConfig",
+         ("test_bedrock_request",)),
+    Rule("bedrock-reasoning-signed", "wire", "every reasoningText of the latest assistant message carries its "
+         "signature", _BEDROCK_BLOCKS),
+    Rule("bedrock-reasoning-as-sent", "wire", "the latest assistant message's reasoning comes back as sent: each "
+         "block its own text and signature, redacted bytes byte for byte", _BEDROCK_BLOCKS),
 )}

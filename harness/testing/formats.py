@@ -34,13 +34,15 @@ from harness.formats import FormatSpec, spec_for
 from harness.plugin import run_state
 from harness.plugin.contract_items import owner
 from harness.rules import anthropic_history as anthropic_rules
+from harness.rules import bedrock_history as bedrock_rules
 from harness.rules import gemini_history as gemini_rules
 from harness.rules import responses_history as responses_rules
 from harness.testing import anthropic_history, anthropic_streams, chat_turns, gemini_history, gemini_streams
 from harness.testing import anthropic_shapes, chat_shapes, gemini_shapes, responses_history, responses_shapes
-from harness.testing import responses_streams
+from harness.testing import bedrock_history, bedrock_shapes, bedrock_streams, responses_streams
 from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN
 from harness.testing.anthropic_incident import PLAN, TURN as ANTHROPIC_TURN
+from harness.testing.bedrock_incident import ANSWER as BEDROCK_ANSWER, PLAN as BEDROCK_PLAN, TURN as BEDROCK_TURN
 from harness.testing.gemini_incident import ONE_PER_CHUNK, PARALLEL, PARALLEL_PLAN, SIGNED_ANSWER, WITH_IDS
 from harness.testing.responses_incident import EARLY, TURN as RESPONSES_TURN
 from harness.testing.shapes import Shape
@@ -281,8 +283,35 @@ GEMINI = Strategies(
 )
 
 
+# --- bedrock ------------------------------------------------------------------------------------------------------
+
+BEDROCK = Strategies(
+    streamed_turns=Source(bedrock_streams.streamed_turns(), ((BEDROCK_TURN, BEDROCK_PLAN),)),
+    shapes=bedrock_shapes.SHAPES,
+    persisted_rounds=Source(bedrock_history.persisted_rounds(), ([
+        {"input": "Zürich, Oslo, time?", "blocks": BEDROCK_TURN["blocks"], "timestamp": _STORED,
+         "tool_results": bedrock_history.results_for(BEDROCK_TURN, ["12", "", "14:05"])},
+        {"input": None, "blocks": BEDROCK_ANSWER["blocks"], "tool_results": [], "timestamp": _STORED},
+    ],)),
+    histories=Source(_histories(bedrock_history.persisted_rounds, bedrock_history.wire_history), (
+        bedrock_history.wire_history([
+            {"input": _LONG_QUESTION, "blocks": BEDROCK_TURN["blocks"], "timestamp": 1.0,
+             "tool_results": bedrock_history.results_for(BEDROCK_TURN, ["line " * 200] * 3)},
+            {"input": None, "blocks": BEDROCK_ANSWER["blocks"], "tool_results": [], "timestamp": 1.0},
+            {"input": "question 1", "timestamp": 2.0,
+             "blocks": [{"type": "tool_call", "id": "tooluse_11", "name": "list_dir", "arguments": ""}],
+             "tool_results": [{"tool_call_id": "tooluse_11", "name": "list_dir", "content": "b " * 300}]},
+        ]),)),
+    trimming=Trimming(
+        _refused(bedrock_rules.refusals, "messages", (bedrock_rules.TOOL_USE_ANSWERED, bedrock_rules.TOOL_RESULT_PAIRED),
+                 toolConfig={"tools": []}),
+        _refused(bedrock_rules.refusals, "messages", (bedrock_rules.FIRST_USER, bedrock_rules.ROLES_ALTERNATE)),
+        bedrock_history.is_question, _role("assistant")),
+)
+
+
 STRATEGIES: dict[str, Strategies] = {"chat": CHAT, "anthropic": ANTHROPIC, "openai-responses": RESPONSES,
-                                     "gemini": GEMINI}
+                                     "gemini": GEMINI, "bedrock": BEDROCK}
 _KINDS = tuple(f.name for f in fields(Strategies) if f.name != "comparable")
 
 

@@ -5,8 +5,10 @@ of a body ends (all the delivery cuts need: a cut inside every frame, never at
 its end), and how to read a body's events out and write events back as a
 body (what the shapes of :mod:`harness.testing.shapes` rewrite). An event is
 ``(name, data)``: SSE keeps its ``event:`` name where the body has one, NDJSON
-has none. SSE is what every format here streams today; NDJSON (one JSON value
-a line) is what the next formats bring.
+has none. SSE is what most formats here stream; NDJSON (one JSON value a
+line) is what the next formats bring; AWS event-stream (binary, CRC-checked
+messages, :mod:`harness.wire.eventstream`) is Bedrock's, each event's data
+the JSON ``{event type: payload}``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from harness.wire import eventstream
 from harness.wire.sse import named_events, sse_events
 
 _SSE_EVENT_END = re.compile(rb"(?:\r\n|\n|\r){2}")
@@ -62,3 +65,5 @@ def _ndjson(events: Sequence[Event]) -> bytes:
 
 SSE = BodyFraming("sse", "text/event-stream", _sse_ends, _sse_read, sse_events)
 NDJSON = BodyFraming("ndjson", "application/x-ndjson", _line_ends, _lines, _ndjson)
+EVENT_STREAM = BodyFraming("eventstream", "application/vnd.amazon.eventstream", eventstream.frame_ends,
+                           eventstream.events, eventstream.write_events)

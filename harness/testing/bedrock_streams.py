@@ -1,0 +1,80 @@
+"""Hypothesis strategies for Bedrock ConverseStream bodies: neutral turns and the plans that write them.
+
+:func:`turns` draws every block Converse streams in any order (text,
+reasoning signed or not, redacted reasoning as any bytes, tool calls with
+ids of Bedrock's pattern and arguments as any JSON object or none), unicode
+and empty text, 0 to 8 calls, every stop reason, usage or none.
+:func:`plans` draws how: each value cut anywhere, the blocks' deltas
+interleaved in any order (each keyed by its ``contentBlockIndex``), text
+blocks with or without a start event.
+:func:`harness.wire.bedrock_events.turn_body` writes the pair as a body.
+"""
+
+from __future__ import annotations
+
+import base64
+
+from hypothesis import strategies as st
+
+from harness.testing.anthropic_history import arguments
+from harness.testing.anthropic_streams import any_text, pieces_of
+from harness.wire.bedrock_events import Plan
+
+STOP_REASONS = ("end_turn", "tool_use", "max_tokens", "stop_sequence", "guardrail_intervened", "content_filtered",
+                "model_context_window_exceeded")
+_ID = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+_COUNT = st.integers(0, 1_000_000)
+
+signatures = st.binary(min_size=1, max_size=64).map(lambda raw: base64.b64encode(raw).decode("ascii"))
+redacted_data = st.binary(min_size=0, max_size=64).map(lambda raw: base64.b64encode(raw).decode("ascii"))
+usages = st.one_of(st.none(), st.fixed_dictionaries(
+    {"inputTokens": st.integers(1, 1_000_000), "outputTokens": _COUNT, "totalTokens": _COUNT},
+    optional={"cacheReadInputTokens": _COUNT, "cacheWriteInputTokens": _COUNT}))
+
+_texts = st.builds(lambda t: {"type": "text", "text": t}, any_text)
+_reasoning = st.builds(lambda t, s: {"type": "reasoning", "text": t, "signature": s}, any_text,
+                       st.just("") | signatures)
+_redacted = st.builds(lambda d: {"type": "redacted_reasoning", "data": d}, redacted_data)
+
+
+@st.composite
+def calls(draw, count: int) -> list[dict]:
+    ids = draw(st.lists(st.text(_ID, min_size=1, max_size=24), min_size=count, max_size=count, unique=True))
+    return [{"type": "tool_call", "id": f"tooluse_{cid}", "name": draw(st.text(_ID, min_size=1, max_size=12)),
+             "arguments": draw(arguments())} for cid in ids]
+
+
+@st.composite
+def turns(draw, max_calls: int = 8, max_others: int = 6) -> dict:
+    """A neutral turn: every block kind in any order, 0 to ``max_calls`` calls, any stop reason and usage."""
+    others = draw(st.lists(st.one_of(_texts, _reasoning, _redacted), max_size=max_others))
+    called = draw(calls(draw(st.integers(0, max_calls))))
+    order = draw(st.permutations([0] * len(others) + [1] * len(called)))
+    sources = [iter(others), iter(called)]
+    return {"blocks": [next(sources[k]) for k in order], "stop_reason": draw(st.sampled_from(STOP_REASONS)),
+            "usage": draw(usages)}
+
+
+def _deltas(block: dict, pieces: tuple[str, ...]) -> int:
+    """How many delta events a block streams in (as bedrock_events writes it)."""
+    if block["type"] == "redacted_reasoning":
+        return 1
+    return len(pieces) + (1 if block["type"] == "reasoning" and block.get("signature") else 0)
+
+
+@st.composite
+def plans(draw, turn: dict) -> Plan:
+    """How ``turn`` is streamed: values cut anywhere, deltas of the blocks interleaved, text starts or none."""
+    blocks = turn["blocks"]
+    pieces = tuple(tuple(draw(pieces_of(b.get("arguments", b.get("text", "")), always=b["type"] != "tool_call")))
+                   if b["type"] != "redacted_reasoning" else () for b in blocks)
+    slots = [k for k, b in enumerate(blocks) for _ in range(_deltas(b, pieces[k]))]
+    schedule = tuple(draw(st.permutations(slots)))
+    return Plan(pieces=pieces, schedule=schedule, text_starts=draw(st.booleans()))
+
+
+@st.composite
+def streamed_turns(draw, max_calls: int = 8) -> tuple[dict, Plan]:
+    """A turn and a plan that streams it."""
+    turn = draw(turns(max_calls))
+    return turn, draw(plans(turn))

@@ -296,6 +296,53 @@ whole response so far), ``None`` without any.
 ``transport`` has no ``gemini`` contracts yet: an unmodified agent is judged
 black-box by ``harness probe --format gemini`` instead.
 
+``bedrock``: AWS Bedrock Converse (``POST {base_url}/model/{modelId}/converse-stream``)
+----------------------------------------------------------------------------------------
+The stream is AWS's binary event-stream framing
+(``application/vnd.amazon.eventstream``: CRC-checked messages with typed
+headers), each event a JSON payload named by its ``:event-type``. The turn is
+``anthropic``'s, one block per ``contentBlockIndex``, in index order (text,
+reasoning with its own ``signature``, ``""`` when none came,
+``redacted_reasoning`` with ``data`` the ``redactedContent`` bytes as base64,
+and ``tool_call`` with ``id`` the ``toolUseId`` and ``arguments`` the
+``toolUse.input`` pieces joined). A text block has no ``contentBlockStart``:
+its identity is its index alone. ``stop_reason`` is ``messageStop``'s
+``stopReason``; ``usage`` is the ``metadata`` event's ``usage``, verbatim.
+
+``stream``
+    ``parse_stream(body: bytes) -> turn``: a raw ConverseStream body to the
+    turn it streamed. A body cut anywhere, a CRC that does not match, a header
+    of a type AWS does not define, an ``exception`` message (raised naming its
+    ``:exception-type`` and message), or a body that ends before its
+    ``metadata`` event raises: an incomplete turn is never returned as complete.
+
+``messages``
+    ``serialize_message(message) -> dict``: ``{"role": "assistant",
+    "blocks": [...]}`` is ``{"role": "assistant", "content": [...]}``, one
+    content block per block in order: ``reasoningContent`` with
+    ``reasoningText {text, signature}`` (left out when unsigned) or
+    ``redactedContent``, ``text`` (left out when blank), ``toolUse
+    {toolUseId, name, input}`` (``input`` the parsed arguments, ``{}`` for
+    ``""``). ``{"role": "user", "content": "", "tool_results": [...]}`` is a
+    user message of ``toolResult {toolUseId, content, status: "success"}``
+    blocks alone, in order (``content`` a text block, none for an empty
+    result); a question's text is a text block.
+
+``request``
+    ``transform_request(body: dict, options: dict) -> dict``: a Converse body
+    (``messages``, optional ``system``, ``toolConfig``, ``inferenceConfig``,
+    ``additionalModelRequestFields``) to the body to send; ``effort`` sets
+    Anthropic's ``thinking`` inside ``additionalModelRequestFields`` (``"off"``
+    none); a body whose messages hold tool blocks carries a ``toolConfig``.
+    A new dict; the input is left unchanged.
+
+``kernel`` and ``memory``
+    As for ``gemini``, over Converse ``messages`` (each result names its
+    call: ``{"tool_call_id", "name", "content"}``).
+
+``transport`` has no ``bedrock`` contracts yet: an unmodified agent is judged
+black-box by ``harness probe --format bedrock`` instead.
+
 An adapter may have a ``close()`` method (the reference's closes its HTTP
 client): the harness calls it when it is done with the adapter, at the end of
 a pytest session or before loading it again. An adapter called after

@@ -9,9 +9,10 @@ Rule: ``parse_stream`` of a ConverseStream body
 (``application/vnd.amazon.eventstream``, written by
 :mod:`harness.wire.bedrock_events`):
 
-- refuses the body when any byte of a message's prelude or of its payload is
-  changed, so that its prelude CRC32 or its message CRC32 no longer matches
-  (a changed byte is never read as a turn);
+- refuses the body when a byte of a message's prelude or of its payload is
+  changed, so that its prelude CRC32 or its message CRC32 no longer matches,
+  even where the changed payload is still JSON (a changed byte is never read
+  as a turn);
 - refuses a body with an ``exception`` message (``:message-type``
   ``exception``, its ``:exception-type`` and a JSON payload with its
   ``message``) wherever it comes, with an error that names the exception's
@@ -70,12 +71,19 @@ def _messages(body: bytes) -> list[tuple[int, int]]:
     return list(zip([0, *ends], ends))
 
 
+def _letter(body: bytes, start: int, end: int) -> int:
+    """The last ASCII letter of the message's payload: inside a JSON string, so a flip of its low bit leaves the
+    JSON valid and changes only what it says (a decoder that skips the CRC would read it as another turn)."""
+    return max(k for k in range(start, end - 4) if chr(body[k]).isalpha() and body[k] < 0x80)
+
+
 def test_a_changed_byte_is_refused_by_its_crc(stream):
     body = turn_body(TURN, PLAN)
     valid(stream).parse_stream(body)
     for number, (start, end) in enumerate(_messages(body), 1):
-        # The last byte of the prelude (its CRC's) and a byte in the payload (under the message CRC).
-        for at, what in ((start + 11, "prelude CRC32"), (end - 6, "payload, under the message CRC32")):
+        # A byte of the prelude's lengths (under the prelude CRC) and a letter of the payload (under the message CRC).
+        for at, what in ((start + 3, "total length, under the prelude CRC32"),
+                         (_letter(body, start, end), "payload, under the message CRC32")):
             broken = body[:at] + bytes([body[at] ^ 0x01]) + body[at + 1:]
             refusal(stream.parse_stream, broken,
                     why=f"byte {at} (message {number}, its {what}) was changed, so its CRC does not match; "

@@ -23,7 +23,8 @@ sends (read from the model, never from the adapter):
   ``toolUseId`` and holding what the tool returned, and nothing else;
 - is refused nothing by Bedrock (:mod:`harness.rules.bedrock_history`, with
   the turns it sent);
-- and each round is persisted with its blocks exactly as received.
+- and each round is persisted with its blocks exactly as received, the
+  question on the first round only.
 
 ``render_history(events)`` of persisted rounds (several turns, possibly cut
 inside the latest turn's loop) gives messages holding each round's assistant
@@ -147,6 +148,9 @@ def test_each_round_is_persisted_as_received(kernel, loop):
         assert event.get("blocks") == turn["blocks"], (
             f"round {n + 1} persisted the blocks {clip_json(event.get('blocks'), 1000)}, but the model sent "
             f"{clip_json(turn['blocks'], 1000)} (order, values and signatures exactly)")
+        want_input = QUESTION if n == 0 else None
+        assert (event.get("input") or None) == want_input, (
+            f"round {n + 1} persisted input={shown(event.get('input'))}, expected {shown(want_input)}")
 
 
 @st.composite

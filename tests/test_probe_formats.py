@@ -1,8 +1,9 @@
-"""``harness probe --format openai-responses|gemini`` against each format's example agent.
+"""``harness probe --format openai-responses|gemini|bedrock`` against each format's example agent.
 
 Each probe passes its agent and fails the agent's seeded bug (Responses: the
 reasoning item dropped from the replayed input; Gemini: a thoughtSignature
-lost) with the provider's own 400.
+lost; Bedrock, the boto3 agent: one signature carried across reasoning blocks)
+with the provider's own 400.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 
 from harness import exit_codes
 from harness.loopback.wires import WIRES
+from harness.rules.bedrock_history import REASONING_AS_SENT
 from harness.rules.gemini_history import CALL_SIGNED
 from harness.rules.responses_history import CALL_WITH_REASONING
 
@@ -40,6 +42,8 @@ PROBED = [
            "of type 'function_call' was provided without its required 'reasoning' item"),
     Probed("gemini", EXAMPLES / "gemini-agent" / "agent.py", CALL_SIGNED, "signed-calls", "drop-signature",
            "Function call is missing a thought_signature in functionCall parts"),
+    Probed("bedrock", EXAMPLES / "bedrock-agent" / "agent.py", REASONING_AS_SENT, "signed-reasoning",
+           "carry-signature", "blocks in the latest assistant message cannot be modified"),
 ]
 
 

@@ -57,5 +57,5 @@ class Recording:
         return recorded
 
 
-chat, anthropic, openai_responses, gemini = (Recording(SPECS[name].reference_adapter())
-                                              for name in ("chat", "anthropic", "openai-responses", "gemini"))
+chat, anthropic, openai_responses, gemini, bedrock = (
+    Recording(SPECS[name].reference_adapter()) for name in ("chat", "anthropic", "openai-responses", "gemini", "bedrock"))

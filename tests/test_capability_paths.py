@@ -23,7 +23,8 @@ from harness.formats import SPECS
 
 TESTS = Path(__file__).parent
 ENV = {**{k: v for k, v in os.environ.items() if k != "HARNESS_ADAPTER"}, "PYTHONPATH": str(TESTS)}
-RECORDERS = {"chat": "chat", "anthropic": "anthropic", "openai-responses": "openai_responses", "gemini": "gemini"}
+RECORDERS = {"chat": "chat", "anthropic": "anthropic", "openai-responses": "openai_responses", "gemini": "gemini",
+             "bedrock": "bedrock"}
 
 
 def offered_paths(format: str) -> set[str]:

@@ -12,6 +12,7 @@ command, or skips under ``HARNESS_SKIP_LIBRARIES=1`` (as in
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -29,6 +30,7 @@ LIBRARIES = {
     "litellm_bedrock": ("litellm", "litellm", "litellm (Bedrock)"),
 }
 ROOT = Path(__file__).resolve().parents[1]
+CAPABILITIES = {"langchain_aws": {"stream", "messages"}}  # the others: stream only
 
 
 def _adapter(module: str):
@@ -48,7 +50,7 @@ def _conformance():
 def test_each_adapter_decodes_bedrock_streams_and_is_a_conformance_row(module):
     adapter = _adapter(module)
     assert format_of(adapter) == "bedrock", format_of(adapter)
-    assert capabilities_of(adapter) == {"stream"}, capabilities_of(adapter)
+    assert capabilities_of(adapter) == CAPABILITIES.get(module, {"stream"}), capabilities_of(adapter)
     rows = {name: (fmt, args) for name, fmt, args in _conformance().LIBRARIES}
     fmt, args = rows[LIBRARIES[module][2]]
     assert (fmt, args) == ("bedrock", ["--adapter", f"harness.libraries.{module}:adapter"]), (fmt, args)
@@ -93,6 +95,19 @@ def test_no_usage_is_invented_for_a_cache_count_the_server_did_not_send(module):
     turn = _adapter(module).parse_stream(turn_body({"blocks": [{"type": "text", "text": "Yes."}],
                                                     "stop_reason": "end_turn", "usage": usage}))
     assert turn["usage"] == usage, turn["usage"]
+
+
+def test_langchain_sends_the_streamed_turn_back_block_by_block_as_botocore_writes_it():
+    """Each signature on its own block, the redacted bytes as sent (botocore writes them as base64), inputs as objects."""
+    sent = _adapter("langchain_aws").serialize_message({"role": "assistant", "blocks": TURN["blocks"]})
+    reasoning = [b["reasoningContent"] for b in sent["content"] if "reasoningContent" in b]
+    assert reasoning == [{"reasoningText": {"text": TURN["blocks"][0]["text"], "signature": TURN["blocks"][0]["signature"]}},
+                         {"redactedContent": TURN["blocks"][1]["data"]},
+                         {"reasoningText": {"text": TURN["blocks"][2]["text"], "signature": TURN["blocks"][2]["signature"]}}
+                         ], reasoning
+    calls = [b["toolUse"] for b in sent["content"] if "toolUse" in b]
+    assert [(c["toolUseId"], c["input"]) for c in calls] == [
+        (b["id"], json.loads(b["arguments"] or "{}")) for b in TURN["blocks"] if b["type"] == "tool_call"], calls
 
 
 def test_every_bedrock_finding_names_a_bedrock_row_and_is_written_up():

@@ -2,8 +2,8 @@
 
 Each probe passes its agent and fails the agent's seeded bug (Responses: the
 reasoning item dropped from the replayed input; Gemini: a thoughtSignature
-lost; Bedrock, the boto3 agent: one signature carried across reasoning blocks)
-with the provider's own 400.
+lost; Bedrock: reasoning signatures joined across blocks) with the provider's
+own 400.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ PROBED = [
     Probed("gemini", EXAMPLES / "gemini-agent" / "agent.py", CALL_SIGNED, "signed-calls", "drop-signature",
            "Function call is missing a thought_signature in functionCall parts"),
     Probed("bedrock", EXAMPLES / "bedrock-agent" / "agent.py", REASONING_AS_SENT, "signed-reasoning",
-           "carry-signature", "blocks in the latest assistant message cannot be modified"),
+           "join-signatures", "blocks in the latest assistant message cannot be modified"),
 ]
 
 

@@ -50,6 +50,7 @@ REPRODUCTIONS = {
     "botocore-eventstream-undefined-header-type-keyerror.py": "botocore",
     "langchain-aws-cut-stream-returned-as-final.py": "langchain_aws",
     "litellm-bedrock-cut-stream-returned-as-final.py": "litellm",
+    "litellm-bedrock-redacted-content-encoded-twice.py": "litellm",
 }
 
 

@@ -30,7 +30,7 @@ LIBRARIES = {
     "litellm_bedrock": ("litellm", "litellm", "litellm (Bedrock)"),
 }
 ROOT = Path(__file__).resolve().parents[1]
-CAPABILITIES = {"langchain_aws": {"stream", "messages"}}  # the others: stream only
+CAPABILITIES = {"langchain_aws": {"stream", "messages"}, "litellm_bedrock": {"stream", "messages"}}  # botocore: stream
 
 
 def _adapter(module: str):
@@ -105,6 +105,18 @@ def test_langchain_sends_the_streamed_turn_back_block_by_block_as_botocore_write
                          {"redactedContent": TURN["blocks"][1]["data"]},
                          {"reasoningText": {"text": TURN["blocks"][2]["text"], "signature": TURN["blocks"][2]["signature"]}}
                          ], reasoning
+    calls = [b["toolUse"] for b in sent["content"] if "toolUse" in b]
+    assert [(c["toolUseId"], c["input"]) for c in calls] == [
+        (b["id"], json.loads(b["arguments"] or "{}")) for b in TURN["blocks"] if b["type"] == "tool_call"], calls
+
+
+def test_litellm_sends_the_streamed_turn_back_with_its_signatures_and_calls():
+    """Each signature on its own block and the calls' inputs as objects (its redacted bytes: a finding)."""
+    sent = _adapter("litellm_bedrock").serialize_message({"role": "assistant", "blocks": TURN["blocks"]})
+    signed = [b["reasoningContent"]["reasoningText"] for b in sent["content"]
+              if "reasoningText" in b.get("reasoningContent", {})]
+    assert signed == [{"text": b["text"], "signature": b["signature"]} for b in TURN["blocks"]
+                      if b["type"] == "reasoning"], signed
     calls = [b["toolUse"] for b in sent["content"] if "toolUse" in b]
     assert [(c["toolUseId"], c["input"]) for c in calls] == [
         (b["id"], json.loads(b["arguments"] or "{}")) for b in TURN["blocks"] if b["type"] == "tool_call"], calls

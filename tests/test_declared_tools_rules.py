@@ -17,6 +17,8 @@ BODIES = {
                                     "parameters": SCHEMA}]},
     "gemini": {"tools": [{"functionDeclarations": [{"name": "get_weather", "description": "Weather now",
                                                     "parametersJsonSchema": SCHEMA}]}]},
+    "bedrock": {"toolConfig": {"tools": [{"toolSpec": {"name": "get_weather", "description": "Weather now",
+                                                       "inputSchema": {"json": SCHEMA}}}]}},
 }
 READERS = [name for name, spec in SPECS.items() if spec.declared_tools is not None]
 

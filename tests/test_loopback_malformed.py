@@ -48,6 +48,10 @@ def _gemini(text):
                          and text in body["error"]["message"])
 
 
+def _bedrock(text):
+    return lambda body: body == {"message": text}
+
+
 CLIENTS = {
     "chat": Client("/chat/completions", {}, "messages-missing", {
         "syntax": _openai(OPENAI_NOT_JSON), "not-object": _openai(OPENAI_NOT_JSON),
@@ -61,6 +65,11 @@ CLIENTS = {
     "gemini": Client("/v1beta/models/m:generateContent", {"x-goog-api-key": "k"}, "contents-missing", {
         "syntax": _gemini("Invalid JSON payload received."), "not-object": _gemini("Root element must be a message"),
         "shape": _gemini("contents is not specified")}),
+    "bedrock": Client("/model/m/converse", {"Authorization": "Bearer k"}, "messages-missing", {
+        "syntax": _bedrock("Unable to parse request body as JSON."),
+        "not-object": _bedrock("Unable to parse request body as JSON."),
+        "shape": _bedrock("1 validation error detected: Value null at 'messages' failed to satisfy constraint: "
+                          "Member must not be null")}),
 }
 BODIES = {  # each malformed body and its fault
     "not-json": (b"{not json", "syntax"),

@@ -8,7 +8,8 @@ from harness.formats import SPECS
 
 SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}}
 USER = {"chat": {"role": "user", "content": "hi"}, "anthropic": {"role": "user", "content": "hi"},
-        "openai-responses": {"role": "user", "content": "hi"}, "gemini": {"role": "user", "parts": [{"text": "hi"}]}}
+        "openai-responses": {"role": "user", "content": "hi"}, "gemini": {"role": "user", "parts": [{"text": "hi"}]},
+        "bedrock": {"role": "user", "content": [{"text": "hi"}]}}
 # A whole body of each format, every optional part a kernel commonly sends in that format's own shape.
 BODIES = {
     "chat": {"model": "m", "messages": [{"role": "system", "content": "be brief"}, USER["chat"]], "stream": True,
@@ -29,10 +30,16 @@ BODIES = {
                "tools": [{"functionDeclarations": [{"name": "get_weather", "parametersJsonSchema": SCHEMA}]}],
                "tool_config": {"function_calling_config": {"mode": "ANY"}},
                "generationConfig": {"thinkingConfig": {"thinkingBudget": 1024, "includeThoughts": True}}},
+    "bedrock": {"messages": [USER["bedrock"]], "system": [{"text": "be brief"}],
+                "toolConfig": {"tools": [{"toolSpec": {"name": "get_weather", "description": "Weather now",
+                                                       "inputSchema": {"json": SCHEMA}}}],
+                               "toolChoice": {"tool": {"name": "get_weather"}}},
+                "inferenceConfig": {"maxTokens": 4096},
+                "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 2048}}},
 }
 # What each format's API requires, and values of other types (or out of range) for each.
 REQUIRED = {"chat": ("model", "messages"), "anthropic": ("model", "max_tokens", "messages"),
-            "openai-responses": ("model", "input"), "gemini": ("contents",)}
+            "openai-responses": ("model", "input"), "gemini": ("contents",), "bedrock": ("messages",)}
 WRONG = {"model": (None, 7, ["m"], ""), "max_tokens": (None, "4096", 7.5, True, 0),
          "messages": (None, "hi", {"role": "user", "content": "hi"}), "input": (None, 7, {"role": "user"}),
          "contents": (None, "hi", {"role": "user", "parts": []})}
@@ -55,6 +62,13 @@ PORTED = {
                ("the system prompt as a string", {"systemInstruction": "be brief"}, "systemInstruction"),
                ("chat's tool shape", {"tools": [{"type": "function", "function": {"name": "a"}}]}, "tools.0"),
                ("thinkingConfig at the top level", {"thinkingConfig": {"thinkingBudget": 0}}, "(body)")],
+    "bedrock": [("Anthropic's thinking at the top level", {"thinking": {"type": "enabled"}}, "(body)"),
+                ("the system prompt as a string", {"system": "be brief"}, "system"),
+                ("a message's content as a string", {"messages": [{"role": "user", "content": "hi"}]},
+                 "messages.0.content"),
+                ("chat's tool shape in toolConfig", {"toolConfig": {"tools": [{"type": "function",
+                                                                             "function": {"name": "a"}}]}},
+                 "toolConfig.tools.0")],
 }
 JUDGED = [name for name, spec in SPECS.items() if spec.request_refusals is not None]
 

@@ -56,6 +56,9 @@ LIBRARIES = [
     ("Vercel AI SDK (Responses)", "openai-responses", ["--adapter-cmd", "node examples/vercel-ai-responses/bridge.js"]),
     ("google-genai", "gemini", ["--adapter", "harness.libraries.google_genai:adapter"]),
     ("Vercel AI SDK (Gemini)", "gemini", ["--adapter-cmd", "node examples/vercel-ai-google/bridge.js"]),
+    ("botocore", "bedrock", ["--adapter", "harness.libraries.botocore_converse:adapter"]),
+    ("langchain-aws", "bedrock", ["--adapter", "harness.libraries.langchain_aws:adapter"]),
+    ("litellm (Bedrock)", "bedrock", ["--adapter", "harness.libraries.litellm_bedrock:adapter"]),
 ]
 ADAPTERS = REFERENCES + LIBRARIES
 REFERENCE_NAMES = {name for name, _, _ in REFERENCES}

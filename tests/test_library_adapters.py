@@ -48,6 +48,10 @@ REPRODUCTIONS = {
     "google-genai-chat-streamed-turn-split.py": "google.genai",
     "langchain-openai-responses-deltas-merged-by-arrival.py": "langchain_openai",
     "langchain-openai-responses-cut-stream-returned-as-final.py": "langchain_openai",
+    "botocore-eventstream-undefined-header-type-keyerror.py": "botocore",
+    "langchain-aws-cut-stream-returned-as-final.py": "langchain_aws",
+    "litellm-bedrock-cut-stream-returned-as-final.py": "litellm",
+    "litellm-bedrock-redacted-content-encoded-twice.py": "litellm",
 }
 
 

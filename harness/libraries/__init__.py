@@ -3,10 +3,11 @@
 One module per library (``openai_sdk``, ``langchain_openai``, ``litellm_sdk`` for chat;
 ``anthropic_sdk``, ``langchain_anthropic``, ``litellm_anthropic`` for Anthropic Messages;
 ``openai_responses``, ``langchain_openai_responses``, ``openai_agents`` for OpenAI Responses;
-``google_genai`` for Gemini), each exposing ``adapter``. They are optional: ``harness`` never
-imports them, and each needs its library installed (the ``openai``, ``langchain``, ``litellm``,
-``anthropic``, ``langchain-anthropic``, ``openai-agents`` and ``google-genai`` extras). Every HTTP call they make goes to
-an in-memory transport.
+``google_genai`` for Gemini; ``botocore_converse``, ``langchain_aws``, ``litellm_bedrock`` for
+Bedrock Converse, over ``bedrock_runtime``'s in-memory boto3 client), each exposing ``adapter``. They are
+optional: ``harness`` never imports them, and each needs its library installed (the ``openai``,
+``langchain``, ``litellm``, ``anthropic``, ``langchain-anthropic``, ``openai-agents``, ``google-genai``,
+``boto3`` and ``langchain-aws`` extras). Every HTTP call they make goes to an in-memory transport.
 """
 
 # What every library adapter tells its client, and the reply a non-streaming request gets back.

@@ -12,6 +12,7 @@ from harness.cli import durations
 from harness.formats import FORMATS  # with the formats plugged in by entry points
 from harness.config import hypothesis_profiles as profiles
 from harness.mutation.shard import Shard
+from harness.nightly.explore_budget import DEFAULT_BUDGET
 from harness.processes import signal_seen
 from harness.rules.levels import parse_levels
 from harness.rules.reasoning import ERAS
@@ -105,6 +106,11 @@ def _parser() -> argparse.ArgumentParser:
         help="only these formats' contracts and known bugs (repeatable); mutmut's score covers every bundled "
              "reference, so it runs only when no bundled format is left out",
     )
+    nightly.add_argument(
+        "--explore-budget", type=_seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
+        help=f"wall seconds the property contracts' exploration may take, every format's together (default: "
+             f"{DEFAULT_BUDGET:g}; 0: no exploration); each property's examples are what its share buys",
+    )
     report = sub.add_parser("report", help="work with mutation reports")
     report_sub = report.add_subparsers(dest="report_command", required=True)
     merge = report_sub.add_parser("merge", help="join shard reports into one report directory")
@@ -136,6 +142,16 @@ def _levels(value: str) -> tuple[str, ...]:
         return parse_levels(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, 0 or more, got {value!r}")
+    return seconds
 
 
 def _positive(value: str) -> int:
@@ -204,7 +220,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "nightly":
         from harness.cli.nightly import run_nightly
 
-        return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed, args.formats)
+        return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed, args.formats,
+                           args.explore_budget)
     if args.command == "report":
         from harness.cli.nightly import run_merge
 

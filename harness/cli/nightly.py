@@ -35,6 +35,7 @@ from harness.mutation.workspace import Project
 from harness.nightly.equivalents import ExemptionError, load_exemptions
 from harness.nightly.explore_budget import DEFAULT_BUDGET, ExploreBudget, Plan
 from harness.nightly.formats_run import AcrossFormats
+from harness.nightly.generation_cache import GenerationCache, default_dir
 from harness.nightly.mutmut_run import Generated, MutmutFailed, check_exemptions, generate_mutants
 from harness.outcomes.mutants import RED, MutantResult
 from harness.outcomes.score import ThresholdError, Thresholds, load_thresholds
@@ -91,8 +92,9 @@ def _known_bugs(run: KnownBugRun, baseline: Baseline, part: gate_plan.FormatPart
 
 def _generate(children: Children, shard: Shard | None, jobs: int) -> Generated:
     started = time.perf_counter()
-    generated = generate_mutants(Project.bundled(), children, shard, jobs)
-    print(f"mutmut mutants: {len(generated.mutants)} of {generated.total} made in {time.perf_counter() - started:.0f}s")
+    generated = generate_mutants(Project.bundled(), children, shard, jobs, cache=GenerationCache(default_dir()))
+    print(f"mutmut mutants: {len(generated.mutants)} of {generated.total} in {time.perf_counter() - started:.0f}s "
+          f"({generated.kept} files' mutants kept from an earlier run, unchanged)")
     return generated
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hypothesis import Phase, seed, settings
-from hypothesis.statistics import collector
 
 _SETTINGS = "_hypothesis_internal_use_settings"  # where @given keeps a test's settings
 
@@ -59,13 +58,20 @@ _COUNTED = ("valid", "interesting")  # what Hypothesis counts toward max_example
 
 def count_examples(entry: Callable[[], dict | None]) -> None:
     """From now on in this fork, each property adds the examples it ran to ``entry()`` (the current contract's
-    record; None: nobody's), as ``examples``: Hypothesis's own statistics, read without printing them."""
-    def note(statistics: dict) -> None:
-        record = entry()
-        if record is None:
-            return
-        ran = sum(1 for name, phase in statistics.items() if name.endswith("-phase") and name != "shrink-phase"
-                  for case in phase.get("test-cases", ()) if case.get("status") in _COUNTED)
-        record["examples"] = record.get("examples", 0) + ran
+    record; None: nobody's), as ``examples``, from Hypothesis's own statistics of the run.
 
-    collector.value = note
+    Hypothesis hands them to ``hypothesis.core.note_statistics`` after every run; its pytest plugin points that
+    at its own collector around each test, so the count is taken where Hypothesis calls it, then passed on."""
+    import hypothesis.core as core
+
+    passed_on = core.note_statistics
+
+    def noted(statistics: dict) -> None:
+        record = entry()
+        if record is not None:
+            ran = sum(1 for name, phase in statistics.items() if name.endswith("-phase") and name != "shrink-phase"
+                      for case in phase.get("test-cases", ()) if case.get("status") in _COUNTED)
+            record["examples"] = record.get("examples", 0) + ran
+        passed_on(statistics)
+
+    core.note_statistics = noted

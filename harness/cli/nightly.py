@@ -104,7 +104,7 @@ def _mutmut(name: str, run: KnownBugRun, baseline: Baseline, across: AcrossForma
     plan = across.plan(name, baseline)
     unreached = sum(1 for r in plan.records.values() if r.status == "no tests")
     print(f"{name}: mutmut mutants its contracts reach and no earlier format killed: {len(plan.runnable)} run; "
-          f"{unreached} its contracts do not reach not run")
+          f"{unreached} not reached by its contracts, not run")
     with MutantProgress(len(plan.runnable), label=f"{name}: mutmut mutants", misses_only=True) as progress:
         across.run(name, run, baseline, plan, seed, progress.advance, explored)
     print(f"{name}: mutmut mutants done in {time.perf_counter() - started:.0f}s")
@@ -198,6 +198,10 @@ def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, 
             print(INTERRUPTED)
             return exit_codes.INTERRUPTED
     mutmut = across.result() if across else None
+    if mutmut is not None:
+        unreached = sum(1 for m in mutmut.mutants if m.status == "no tests")
+        print(f"mutmut: {unreached} of {len(mutmut.mutants)} mutants no format's contracts reach: not run, "
+              "counted untested (NoCoverage) in the score")
     run_info = {
         "shard": str(shard) if shard else None,
         "seed": seed,

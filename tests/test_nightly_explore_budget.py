@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.config.hypothesis_profiles import CI_EXAMPLES
 from harness.mutation.in_memory_executor import _by_cost
 from harness.nightly.explore_budget import CEILING, FLOOR, ExploreBudget, allot, per_example
 
@@ -27,9 +28,16 @@ def test_no_property_gets_more_than_one_jobs_part() -> None:
     assert _seconds({"huge": 1.0}, {"huge": examples["huge"]}) <= 100.0, f"a property runs on one job: {examples}"
 
 
-@pytest.mark.parametrize("seconds", [0.0, 1.0])
-def test_a_budget_too_small_still_runs_the_gates_examples(seconds: float) -> None:
-    assert allot({"a": 0.5, "b": 0.2}, seconds=seconds, jobs=2) == {"a": FLOOR, "b": FLOOR}
+@pytest.mark.parametrize("seconds", [0.0, 0.3])
+def test_a_budget_too_small_leaves_no_property_out_and_gives_each_the_floor(seconds: float) -> None:
+    assert allot({"a": 0.5, "b": 0.2}, seconds=seconds, jobs=2) == {"a": FLOOR, "b": FLOOR} == {"a": 1, "b": 1}
+
+
+def test_a_thin_budget_is_held_not_overrun() -> None:
+    costs = {f"p{n}": 0.05 for n in range(40)}  # 40 properties whose 50 examples would take 100s
+    examples = allot(costs, seconds=10.0, jobs=2)
+    assert _seconds(costs, examples) <= 20.0, f"2 jobs x 10s: {examples} take {_seconds(costs, examples):.1f}s"
+    assert min(examples.values()) >= 1, "no property is left out"
 
 
 def test_a_budget_large_enough_runs_the_profiles_full_examples() -> None:
@@ -38,7 +46,7 @@ def test_a_budget_large_enough_runs_the_profiles_full_examples() -> None:
 
 def test_one_examples_cost_is_the_baselines_seconds_over_the_examples_it_counted() -> None:
     tests = {"p": {"duration": 2.0, "examples": 40}, "q": {"duration": 1.0}, "plain": {"duration": 9.0}}
-    assert per_example(tests, ["p", "q", "gone"]) == {"p": 0.05, "q": 1.0 / FLOOR}
+    assert per_example(tests, ["p", "q", "gone"]) == {"p": 0.05, "q": 1.0 / CI_EXAMPLES}
 
 
 def test_each_format_gets_an_equal_part_of_what_is_left_and_what_one_leaves_goes_to_the_next() -> None:

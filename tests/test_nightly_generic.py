@@ -128,23 +128,26 @@ def test_a_retry_takes_the_examples_and_the_bound_the_exploration_gives_and_one_
     late, dies = _mutant(1, 4, "raw.strip()", "None"), _mutant(2, 2, "not raw", "raw")
     run = _Run({late.name: [Verdict.SURVIVED, Verdict.TIMEOUT], dies.name: [Verdict.SURVIVED, Verdict.KILLED]},
                properties=["a.py::t1"])
-    explored = ExplorePlan(60.0, {"a.py::t1": 0.01}, {"a.py::t1": 400})
+    explored = ExplorePlan(60.0, {"a.py::t1": 0.125}, {"a.py::t1": 3})
     plan = plan_generic(_generated(late, dies), _baseline())
     records = {m.name: m for m in run_generic(run, _baseline(), plan, 5, lambda _: None, explored).mutants}
-    assert run.retries == [({"a.py::t1": 400}, RETRY_MIN_BOUND)] * 2, \
-        f"retries ran with {run.retries}: expected the exploration's 400 examples (4s expected), bound 30s"
+    assert run.retries == [({"a.py::t1": 160}, RETRY_BOUND_FACTOR * 20.0)] * 2, \
+        f"retries ran with {run.retries}: expected the 160 examples 20s buy at 0.125s, whatever the exploration got"
     assert records[late.name].status == "survived", "a retry that ran out is no kill: the gate's survival stands"
-    assert "a retry with up to 400 examples per property (seed 5) ran out of its time bound" in records[late.name].how
+    assert "a retry with up to 160 examples per property (seed 5) ran out of its time bound" in records[late.name].how
     assert records[late.name].how.endswith(": undecided"), records[late.name].how
     assert records[dies.name].status == "killed"
 
 
-def test_a_retry_costlier_than_its_bound_is_scaled_down_to_it() -> None:
-    explored = ExplorePlan(600.0, {"p1": 0.1, "p2": 0.3}, {"p1": 1000, "p2": 1000})
-    examples, bound = explored.retry(["p1", "p2", "not a property"])
+def test_a_retrys_examples_are_what_its_seconds_buy_shared_over_its_properties() -> None:
+    explored = ExplorePlan(600.0, {"p1": 0.001, "p2": 0.1, "p3": 0.3}, {"p1": 1, "p2": 1, "p3": 1})
+    examples, bound = explored.retry(["p1", "p2", "p3", "not a property"])
     expected = sum(explored.costs[p] * n for p, n in examples.items())
-    assert expected <= RETRY_SECONDS and set(examples) == {"p1", "p2"}, f"retry {examples}: {expected:.1f}s expected"
-    assert examples == {"p1": 50, "p2": 50} and bound == RETRY_BOUND_FACTOR * expected, (examples, bound)
+    assert set(examples) == {"p1", "p2", "p3"} and examples["p1"] == 1000, examples
+    assert RETRY_SECONDS - 0.5 <= expected <= RETRY_SECONDS, f"retry {examples}: {expected:.1f}s expected"
+    assert bound == max(RETRY_MIN_BOUND, RETRY_BOUND_FACTOR * expected), (examples, bound)
+    cheap, cheap_bound = explored.retry(["p1"])
+    assert cheap == {"p1": 1000} and cheap_bound == RETRY_MIN_BOUND, (cheap, cheap_bound)
 
 
 def test_a_follow_up_runs_before_the_tasks_not_yet_started() -> None:

@@ -9,17 +9,17 @@ not use goes to the later ones).
 Within a format, what one example of each property costs is measured by the
 baseline that runs just before (its seconds over the examples it ran). The
 format's part, times the jobs, is shared out by water-filling (:func:`allot`):
-every property first gets the gate's examples, then each an equal share of
-what is left, a property that needs less for the profile's full examples
-giving the rest back to the others; no property gets more than one job's part
-(a property runs on one job). The jobs then take the properties by those
+every property first gets one example (none is left out), then each an equal
+share of what is left, a property that needs less for the profile's full
+examples giving the rest back to the others; no property gets more than one
+job's part (a property runs on one job). The jobs then take the properties by those
 expected seconds, not by count (``ContractsExecutor.baseline``). Examples are
 what the budget buys, so they depend on the machine's speed: the run reports
 the examples each property ran, so a thin exploration shows.
 
 A survivor's retry (:mod:`harness.nightly.generic_run`) runs its properties
-with the examples the exploration gave them, scaled down to at most
-:data:`RETRY_SECONDS` of expected time, and stops at a time bound of its own.
+with the examples :data:`RETRY_SECONDS` of expected time buy them, shared the
+same way, and stops at a time bound of its own.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from harness.config.hypothesis_profiles import CI_EXAMPLES, PROFILES
 
 DEFAULT_BUDGET = 120.0  # wall seconds for the whole run's exploration, with every job busy
-FLOOR = CI_EXAMPLES  # no property explores fewer examples than the gate runs
+FLOOR = 1  # no property is left out; a thin exploration shows in the examples reported, not in an overrun
 CEILING = PROFILES["nightly"]["max_examples"]
 RETRY_SECONDS = 20.0  # the expected time of one survivor's retry, at most
 RETRY_BOUND_FACTOR = 3.0  # a retry stops at this many times its expected time (and never before RETRY_MIN_BOUND)
@@ -42,6 +42,7 @@ def per_example(tests: dict[str, dict], properties: list[str]) -> dict[str, floa
     for name in properties:
         entry = tests.get(name)
         if entry is not None:
+            # A baseline that counted none ran the gate's profile: its examples, at most.
             costs[name] = entry.get("duration", 0.0) / max(1, entry.get("examples") or CI_EXAMPLES)
     return costs
 
@@ -101,13 +102,11 @@ class Plan:
         return {p: self.costs[p] * n for p, n in self.examples.items()}
 
     def retry(self, properties: list[str]) -> tuple[dict[str, int], float]:
-        """A survivor's retry over ``properties``: the examples of each (the exploration's, scaled down to at
-        most :data:`RETRY_SECONDS` of expected time, never under the floor) and the time bound it stops at."""
-        chosen = [p for p in properties if p in self.examples]
-        expected = sum(self.costs[p] * self.examples[p] for p in chosen)
-        scale = min(1.0, RETRY_SECONDS / expected) if expected > 0 else 1.0
-        examples = {p: max(FLOOR, int(self.examples[p] * scale)) for p in chosen}
-        seconds = sum(self.costs[p] * examples[p] for p in chosen)
+        """A survivor's retry over ``properties``: the examples of each, as :data:`RETRY_SECONDS` of expected time
+        on one job buy them (:func:`allot`, whatever the exploration got), and the time bound it stops at."""
+        costs = {p: self.costs[p] for p in properties if p in self.costs}
+        examples = allot(costs, RETRY_SECONDS, 1)
+        seconds = sum(costs[p] * n for p, n in examples.items())
         return examples, max(RETRY_MIN_BOUND, RETRY_BOUND_FACTOR * seconds)
 
     def tally(self) -> str:

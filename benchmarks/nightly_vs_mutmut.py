@@ -1,11 +1,15 @@
 """`harness nightly` against plain `mutmut run` on the same reference and contracts, side by side, with verdicts.
 
-Both sides include their own setup: the nightly's whole run (exploration,
-baseline, known bugs, mutmut's mutants through the warm engine, reports) and
-its mutmut phase alone; plain mutmut's whole `mutmut run` (its copy, stats
-run, clean run and every mutant) in an isolated copy of the installed
-package, configured with the contracts as its test suite under the gate's
-profile. The plain copy has the reference's exemption pragmas stripped, as
+Both sides include their own setup: the nightly's whole run (mutmut's
+generation with an empty generation cache, so it is paid as mutmut pays it;
+every format's baseline, exploration within ``--explore-budget``, known bugs,
+mutmut's mutants through the warm engine, reports) and its mutmut phase alone;
+plain mutmut's whole `mutmut run` (its copy, generation, stats run, clean run
+and every mutant) in an isolated copy of the installed package, configured
+with the contracts as its test suite under the gate's profile. CPU is the
+side's own process and every child it waited for; each repeat runs the two
+sides in turn, the first side alternating, and the load average is printed
+before and after. The plain copy has the reference's exemption pragmas stripped, as
 the nightly's has, so both make the same mutants under the same names and
 the verdicts compare one to one (a user's own run would honour the pragmas
 and skip their lines' mutants). Plain mutmut runs the contracts against the
@@ -13,7 +17,7 @@ default (chat) reference only, while the nightly runs each format's contracts
 against its own reference: the mutants only another format's contracts reach
 are listed as differences (``no tests`` on mutmut's side).
 
-    python benchmarks/nightly_vs_mutmut.py [--jobs 2] [--repeat 1] [--seed 12345]
+    python benchmarks/nightly_vs_mutmut.py [--jobs 2] [--repeat 1] [--seed 12345] [--explore-budget SECONDS]
 
 Prints wall and CPU seconds per side (medians over the repeats), the ratios,
 and every mutant whose verdict differs, with both reasons.
@@ -36,6 +40,7 @@ from pathlib import Path
 from harness.adapter import DEFAULT_SPEC, ENV_VAR
 from harness.mutation.workspace import Project, Workspace
 from harness.nightly.equivalents import load_exemptions, strip
+from harness.nightly.explore_budget import DEFAULT_BUDGET
 
 CONFIG = """\
 [tool.mutmut]
@@ -61,12 +66,13 @@ def timed(args: list[str], cwd: Path, env: dict) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
-def nightly(jobs: int, seed: int) -> tuple[float, float, float, dict[str, str]]:
+def nightly(jobs: int, seed: int, budget: float) -> tuple[float, float, float, dict[str, str]]:
     """(wall, CPU, the mutmut phase's wall, mutant name -> status) of one `harness nightly`."""
     with tempfile.TemporaryDirectory(prefix="bench-nightly-") as tmp:
         args = [sys.executable, "-m", "harness", "nightly", "--jobs", str(jobs), "--hypothesis-seed", str(seed),
-                "--report-dir", tmp]
-        wall, cpu, out = timed(args, Path(tmp), dict(os.environ))
+                "--explore-budget", str(budget), "--report-dir", tmp]
+        # An empty cache folder: the generation is paid, as plain mutmut pays its own.
+        wall, cpu, out = timed(args, Path(tmp), {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "cache")})
         # One mutmut phase per format (each format's contracts against its own reference): their sum.
         phase = float(sum(int(n) for n in re.findall(r": mutmut mutants done in (\d+)s", out)))
         report = json.loads((Path(tmp) / "mutation-report.json").read_text(encoding="utf-8"))
@@ -106,18 +112,28 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--explore-budget", type=float, default=DEFAULT_BUDGET)
     args = parser.parse_args()
     runs_n, runs_m = [], []
-    for n in range(args.repeat):
-        runs_n.append(nightly(args.jobs, args.seed))
+    load = os.getloadavg()[0]
+
+    def run_nightly(n: int) -> None:
+        runs_n.append(nightly(args.jobs, args.seed, args.explore_budget))
         print(f"  nightly #{n + 1}: {runs_n[-1][0]:.0f}s wall, {runs_n[-1][1]:.0f}s CPU "
               f"(its mutmut phase {runs_n[-1][2]:.0f}s)", flush=True)
+
+    def run_mutmut(n: int) -> None:
         runs_m.append(plain_mutmut(args.jobs))
         print(f"  plain mutmut #{n + 1}: {runs_m[-1][0]:.0f}s wall, {runs_m[-1][1]:.0f}s CPU", flush=True)
+
+    for n in range(args.repeat):
+        for side in ((run_nightly, run_mutmut) if n % 2 == 0 else (run_mutmut, run_nightly)):
+            side(n)
     wall_n, cpu_n, phase_n = (statistics.median(r[i] for r in runs_n) for i in range(3))
     wall_m, cpu_m = (statistics.median(r[i] for r in runs_m) for i in range(2))
     ours, theirs = runs_n[-1][3], runs_m[-1][2]
-    print(f"\nboth sides with their setup, {args.jobs} jobs, medians of {args.repeat}:")
+    print(f"\nboth sides with their setup, {args.jobs} jobs, exploration budget {args.explore_budget:g}s, medians of "
+          f"{args.repeat}; load average {load:.1f} before, {os.getloadavg()[0]:.1f} after:")
     print(f"  harness nightly (whole run)   {wall_n:7.0f}s wall {cpu_n:7.0f}s CPU")
     print(f"  harness nightly (mutmut phase){phase_n:7.0f}s wall")
     print(f"  plain mutmut run              {wall_m:7.0f}s wall {cpu_m:7.0f}s CPU")

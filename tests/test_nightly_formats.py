@@ -17,6 +17,7 @@ from harness.mutation import gate_plan
 from harness.formats import SPECS
 from harness.exit_codes import BASELINE
 from harness.mutation.known_bug_run import Baseline, BaselineRed
+from harness.nightly.explore_budget import ExploreBudget
 from harness.nightly.formats_run import SHARED, UNREACHED, AcrossFormats, module_groups
 from harness.nightly.locate import Change
 from harness.nightly.mutmut_run import Generated, GeneratedMutant
@@ -51,7 +52,8 @@ class _Run:
 
     def __init__(self, name: str, verdicts: dict[tuple[str, str], Verdict], calls: list[tuple[str, str]]) -> None:
         self.name, self.verdicts, self.calls = name, verdicts, calls
-        self.executor = type("Executor", (), {"properties": staticmethod(lambda: [])})()
+        children = type("Children", (), {"stop_all": staticmethod(lambda: None)})()
+        self.executor = type("Executor", (), {"properties": staticmethod(lambda: []), "children": children})()
 
     def run_patched(self, mutant, patch, source, baseline, *, any_kill=False, explore=None) -> MutantResult:
         self.calls.append((self.name, mutant.id))
@@ -84,7 +86,7 @@ def _run_formats(across: AcrossFormats, reach: dict[str, tuple[str, ...]],
 def test_every_row_of_the_format_table_is_baselined_against_its_own_reference(monkeypatch) -> None:
     seen: list[tuple[str, str]] = []
 
-    def fake_format(spec, part, children, jobs, shard, seed, across, tally) -> None:
+    def fake_format(spec, part, children, jobs, shard, seed, across, tally, budget) -> None:
         seen.append((spec.name, spec.reference))
         assert part.format == spec.name and part.catalogues == spec.catalogue_paths, "each format runs its own bugs"
 
@@ -100,7 +102,7 @@ def test_each_format_runs_its_contracts_against_its_own_reference_with_reach(mon
     made: list[tuple[str, bool]] = []
 
     class FakeRun:
-        """Records the executor it was given; explores green and finds its baseline red, so the format stops."""
+        """Records the executor it was given; finds its baseline red, so the format stops before exploring."""
 
         def __init__(self, project, executor, jobs) -> None:
             made.append((executor.adapter, executor.bundled))
@@ -111,8 +113,8 @@ def test_each_format_runs_its_contracts_against_its_own_reference_with_reach(mon
         def __exit__(self, *exc) -> None:
             pass
 
-        def explore(self, profile, seed) -> RunOutcome:
-            return RunOutcome(tests={"test_p.py::p": {"outcome": "passed", "message": ""}})
+        def explore(self, *args) -> RunOutcome:
+            raise AssertionError("a format whose baseline is red is not explored")
 
         def baseline(self, reach=False) -> Baseline:
             assert reach, "the baseline measures the lines each contract ran"
@@ -122,10 +124,11 @@ def test_each_format_runs_its_contracts_against_its_own_reference_with_reach(mon
     tally = nightly_cli._Tally()
     parts = {part.format: part for part in gate_plan.plan(SPECS.values(), SPECS.values())}
     for spec in SPECS.values():
-        nightly_cli._format(spec, parts[spec.name], None, 1, None, 1, None, tally)
+        nightly_cli._format(spec, parts[spec.name], None, 1, None, 1, None, tally, ExploreBudget(60.0, len(SPECS)))
     assert made == [(spec.reference, True) for spec in SPECS.values()]
     assert tally.codes == [BASELINE] * len(SPECS), "a red baseline stops its format, not the run"
     assert [line.split(":")[0] for line in tally.contracts] == list(SPECS)
+    assert all("not explored" in line for line in tally.contracts), tally.contracts
 
 
 def test_a_gemini_mutant_runs_under_the_gemini_reference_only() -> None:

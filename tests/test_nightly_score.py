@@ -8,6 +8,9 @@ import pytest
 from mutmut.stats import status_by_exit_code
 
 from harness import exit_codes
+from harness.mutation.known_bug_run import Baseline
+from harness.nightly.mutmut_run import Generated
+from harness.outcomes.mutants import RunOutcome
 from harness.exit_codes import BELOW_THRESHOLD as EXIT_BELOW_THRESHOLD, MUTMUT as EXIT_MUTMUT, first as _first
 from harness.outcomes.score import (
     MUTMUT_STATUS,
@@ -117,13 +120,30 @@ def test_an_interrupt_during_the_exploration_stops_the_run(monkeypatch: pytest.M
 
     from harness.cli import nightly as command
 
-    def exploration_interrupted(run, seed: int) -> tuple[bool, str]:
+    class GreenRun:
+        """A format's run whose baseline is green at once: the exploration comes next."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+        def baseline(self, reach: bool = False) -> Baseline:
+            return Baseline(RunOutcome(tests={"test_p.py::p": {"outcome": "passed", "message": "", "duration": 1}}))
+
+    def exploration_interrupted(*args) -> tuple[bool, str]:
         os.kill(os.getpid(), signal.SIGTERM)
         return True, "1 run, 0 red"
 
     def must_not_run(*args):
         raise AssertionError("the run went on after the interrupt")
 
+    monkeypatch.setattr(command, "KnownBugRun", GreenRun)
+    monkeypatch.setattr(command, "_generate", lambda *args: Generated([], 0, {}, ()))
     monkeypatch.setattr(command, "_explore", exploration_interrupted)
     monkeypatch.setattr(command, "_known_bugs", must_not_run)
     handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}

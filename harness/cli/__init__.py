@@ -12,6 +12,7 @@ from harness.cli import durations
 from harness.formats import FORMATS  # with the formats plugged in by entry points
 from harness.config import hypothesis_profiles as profiles
 from harness.mutation.shard import Shard
+from harness.nightly.explore_budget import DEFAULT_BUDGET
 from harness.processes import signal_seen
 from harness.rules.levels import parse_levels
 from harness.rules.reasoning import ERAS
@@ -109,6 +110,11 @@ def _parser() -> argparse.ArgumentParser:
     from harness.cli.mutate import add_incremental_options
 
     add_incremental_options(nightly)  # the known bugs' verdicts; mutmut's mutants always run
+    nightly.add_argument(
+        "--explore-budget", type=_seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
+        help=f"wall seconds the property contracts' exploration may take, every format's together (default: "
+             f"{DEFAULT_BUDGET:g}; 0: no exploration); each property's examples are what its share buys",
+    )
     report = sub.add_parser("report", help="work with mutation reports")
     report_sub = report.add_subparsers(dest="report_command", required=True)
     merge = report_sub.add_parser("merge", help="join shard reports into one report directory")
@@ -143,6 +149,16 @@ def _levels(value: str) -> tuple[str, ...]:
         return parse_levels(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, 0 or more, got {value!r}")
+    return seconds
 
 
 def _positive(value: str) -> int:
@@ -213,7 +229,7 @@ def _run(args: argparse.Namespace) -> int:
         from harness.cli.nightly import run_nightly
 
         return run_nightly(args.report_dir, args.shard, args.jobs, args.hypothesis_seed, args.formats,
-                           store=args.verdict_store)
+                           args.explore_budget, store=args.verdict_store)
     if args.command == "report":
         from harness.cli.nightly import run_merge
 

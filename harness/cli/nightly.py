@@ -35,7 +35,9 @@ from harness.mutation.shard import Shard
 from harness.mutation.verdict_store import VerdictStore
 from harness.mutation.workspace import Project
 from harness.nightly.equivalents import ExemptionError, load_exemptions
+from harness.nightly.explore_budget import DEFAULT_BUDGET, ExploreBudget, Plan
 from harness.nightly.formats_run import AcrossFormats
+from harness.nightly.generation_cache import GenerationCache, default_dir
 from harness.nightly.mutmut_run import Generated, MutmutFailed, check_exemptions, generate_mutants
 from harness.outcomes.mutants import RED, Mutant, MutantResult
 from harness.outcomes.score import ThresholdError, Thresholds, load_thresholds
@@ -48,15 +50,29 @@ from harness.report.stryker_json import ReportError, build_report, load_report
 PYPROJECT = Path("pyproject.toml")  # thresholds come from the directory the command runs in
 
 
-def _explore(run: KnownBugRun, seed: int) -> tuple[bool, str]:
-    """Every property contract under the nightly profile and ``seed``, over every job: (green, tally)."""
-    outcome = run.explore(registered_name("nightly"), seed)
+def _explore(run: KnownBugRun, baseline: Baseline, budget: ExploreBudget, name: str, seed: int) -> tuple[bool, str]:
+    """The property contracts under the nightly profile and ``seed``, each with the examples ``name``'s part of
+    the budget buys it at the cost its baseline measured, the jobs sharing them by that cost: (green, tally)."""
+    started = time.perf_counter()
+    plan = budget.plan(name, baseline.outcome.tests, run.executor.properties(), run.jobs)
+    if not plan.examples or budget.seconds <= 0:
+        budget.spend(0.0)
+        return True, "no property to explore" if not plan.examples else "exploration not run (--explore-budget 0)"
+    print(f"{name}: exploration (nightly profile, seed {seed}): {plan.tally()}")
+    outcome = run.explore(registered_name("nightly"), seed, plan.examples, plan.expected())
+    wall = time.perf_counter() - started
+    budget.spend(wall)
     red = {t: e for t, e in outcome.tests.items() if e["outcome"] in RED}
-    tally = f"{len(outcome.tests)} properties run, {len(red)} red" + (", timed out" if outcome.timed_out else "")
+    ran = {t: e.get("examples", 0) for t, e in outcome.tests.items()}
+    thinnest = min(ran, key=lambda t: (ran[t], t)) if ran else ""
+    tally = (f"{len(outcome.tests)} properties run, {len(red)} red, {sum(ran.values())} examples"
+             + (f" (fewest {ran[thinnest]}: {thinnest})" if ran else "")
+             + f", {wall:.0f}s of a {plan.seconds:.0f}s part" + (", timed out" if outcome.timed_out else ""))
     for test, entry in sorted(red.items()):
         print(f"  {entry['outcome'].upper()} {test}: {clip(entry['message'], 2000)}")
     for error in outcome.collection_errors:
         print(f"  ERROR {clip(error, 2000)}")
+    budget.ran[name] = dict(sorted(ran.items()))
     green = not red and not outcome.collection_errors and not outcome.timed_out and bool(outcome.tests)
     return green, tally
 
@@ -86,17 +102,21 @@ def _known_bugs(run: KnownBugRun, baseline: Baseline, part: gate_plan.FormatPart
 
 def _generate(children: Children, shard: Shard | None, jobs: int) -> Generated:
     started = time.perf_counter()
-    generated = generate_mutants(Project.bundled(), children, shard, jobs)
-    print(f"mutmut mutants: {len(generated.mutants)} of {generated.total} made in {time.perf_counter() - started:.0f}s")
+    generated = generate_mutants(Project.bundled(), children, shard, jobs, cache=GenerationCache(default_dir()))
+    print(f"mutmut mutants: {len(generated.mutants)} of {generated.total} in {time.perf_counter() - started:.0f}s "
+          f"({generated.kept} files' mutants kept from an earlier run, unchanged)")
     return generated
 
 
-def _mutmut(name: str, run: KnownBugRun, baseline: Baseline, across: AcrossFormats, seed: int) -> None:
+def _mutmut(name: str, run: KnownBugRun, baseline: Baseline, across: AcrossFormats, seed: int,
+            explored: Plan) -> None:
     started = time.perf_counter()
     plan = across.plan(name, baseline)
-    print(f"{name}: mutmut mutants its contracts reach and no earlier format killed: {len(plan.runnable)} run")
+    unreached = sum(1 for r in plan.records.values() if r.status == "no tests")
+    print(f"{name}: mutmut mutants its contracts reach and no earlier format killed: {len(plan.runnable)} run; "
+          f"{unreached} not reached by its contracts, not run")
     with MutantProgress(len(plan.runnable), label=f"{name}: mutmut mutants", misses_only=True) as progress:
-        across.run(name, run, baseline, plan, seed, progress.advance)
+        across.run(name, run, baseline, plan, seed, progress.advance, explored)
     print(f"{name}: mutmut mutants done in {time.perf_counter() - started:.0f}s")
 
 
@@ -110,8 +130,8 @@ class _Tally:
 
 
 def _format(spec: FormatSpec, part: gate_plan.FormatPart, children: Children, jobs: int, shard: Shard | None,
-            seed: int, across: AcrossFormats | None, tally: _Tally) -> None:
-    """One format: its contracts against its reference: the exploration, the baseline, its known bugs, and the
+            seed: int, across: AcrossFormats | None, tally: _Tally, budget: ExploreBudget) -> None:
+    """One format: its contracts against its reference: the baseline, the exploration, its known bugs, and the
     mutmut mutants its contracts reach (of the bundled reference: a format plugged in from outside has none).
     A red or late baseline stops this format only."""
     name = spec.name
@@ -124,29 +144,32 @@ def _format(spec: FormatSpec, part: gate_plan.FormatPart, children: Children, jo
         return
     with KnownBugRun(project, executor, jobs=jobs) as run:
         phase = time.perf_counter()
-        green, explored = _explore(run, seed)
-        tally.contracts.append(f"{name}: {explored}")
-        print(f"{name}: exploration (nightly profile, seed {seed}): {explored} in {time.perf_counter() - phase:.0f}s")
-        if not green:
-            tally.codes.append(exit_codes.BASELINE)
-        phase = time.perf_counter()
         try:
             baseline = run.baseline(reach=True)
         except (BaselineRed, BaselineTimedOut) as exc:
             print(f"{name}: {exc}")
             tally.codes.append(exit_codes.BASELINE if isinstance(exc, BaselineRed) else exit_codes.TIMEOUT)
+            tally.contracts.append(f"{name}: not explored (its baseline is not green)")
+            budget.spend(0.0)
             return
         print(f"{name}: baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured) in "
               f"{time.perf_counter() - phase:.0f}s")
+        # After the baseline: what one example of each property costs is measured there.
+        green, explored = _explore(run, baseline, budget, name, seed)
+        tally.contracts.append(f"{name}: {explored}")
+        print(f"{name}: exploration: {explored}")
+        if not green:
+            tally.codes.append(exit_codes.BASELINE)
         results = _known_bugs(run, baseline, part, shard, name, tally)
         tally.known += results
         tally.codes.append(exit_code(results))
         if across is not None and gate_plan.bundled(spec):
-            _mutmut(name, run, baseline, across, seed)
+            _mutmut(name, run, baseline, across, seed, budget.plans[name])
 
 
 def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, seed: int | None,
-                formats: list[str] | None = None, store: Path | None = None) -> int:
+                formats: list[str] | None = None, explore_budget: float = DEFAULT_BUDGET,
+                store: Path | None = None) -> int:
     rows = [SPECS[name] for name in dict.fromkeys(formats)] if formats else list(SPECS.values())
     # mutmut's score is over the whole bundled reference: a run that leaves out a bundled format does not make one.
     scored = all(spec in rows for spec in SPECS.values() if gate_plan.bundled(spec))
@@ -167,6 +190,9 @@ def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, 
     tally = _Tally(store=VerdictStore.load(store) if store is not None else None)
     if tally.store is not None and tally.store.note:
         print(tally.store.note)
+    budget = ExploreBudget(explore_budget, len(rows))
+    print(f"nightly: exploration budget {explore_budget:g}s over {len(rows)} format(s) and {jobs} job(s) "
+          "(--explore-budget)")
     across: AcrossFormats | None = None
     # Each format in turn gets its own warm workers (its contracts against its reference), stopped before the
     # next starts; the block stops every child process, however the run ends (SIGINT and SIGTERM raise
@@ -181,16 +207,22 @@ def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, 
                 print(f"mutmut: {exc}")
                 tally.codes.append(exit_codes.MUTMUT)
             for spec in rows:
-                _format(spec, parts[spec.name], children, jobs, shard, seed, across, tally)
+                _format(spec, parts[spec.name], children, jobs, shard, seed, across, tally, budget)
         except KeyboardInterrupt:
             children.stop_all()
             print(INTERRUPTED)
             return exit_codes.INTERRUPTED
     mutmut = across.result() if across else None
+    if mutmut is not None:
+        unreached = sum(1 for m in mutmut.mutants if m.status == "no tests")
+        print(f"mutmut: {unreached} of {len(mutmut.mutants)} mutants no format's contracts reach: not run, "
+              "counted untested (NoCoverage) in the score")
     run_info = {
         "shard": str(shard) if shard else None,
         "seed": seed,
         "contracts": "; ".join(tally.contracts),
+        "explore_budget": explore_budget,
+        "examples": budget.ran,  # format -> property -> the examples it ran in the exploration
         "mutmut_mutants": mutmut.total if mutmut else None,
         "seconds": round(time.perf_counter() - started),
         **({"reused": {"store": str(store), **{k: sum(r[k] for r in tally.reused) for k in tally.reused[0]}}}

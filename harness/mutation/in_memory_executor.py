@@ -200,16 +200,13 @@ class ContractsExecutor:
         """Every collected contract (or those matching ``contracts``), split over the workers by module.
 
         ``reach``: also measure the lines of the code under test each contract ran (``outcome.lines``);
-        ``explore`` (``{"profile", "seed"}``): the properties run under that profile and seed.
+        ``explore`` (``{"profile", "seed"}``, optionally ``"examples"``: contract id -> its max_examples, and
+        ``"costs"``: contract id -> the seconds it is expected to take): the properties run under that profile
+        and seed, split over the workers by those costs.
         """
         items = [t for t in self._items if not contracts or any(matches(t, c) for c in contracts)]
-        shares: list[list[str]] = [[] for _ in range(self.pool.size)]
-        modules: dict[str, list[str]] = {}
-        for t in items:
-            modules.setdefault(t.split("::")[0], []).append(t)
-        for group in sorted(modules.values(), key=len, reverse=True):
-            min(shares, key=len).extend(group)
-        shares = [s for s in shares if s]
+        costs = (explore or {}).get("costs")
+        shares = _by_cost(items, costs, self.pool.size) if costs else _by_module(items, self.pool.size)
         started = time.perf_counter()
         deadline = None if budget is None else time.monotonic() + budget
 
@@ -328,6 +325,29 @@ class ContractsExecutor:
         # The engine's own time: the whole round trip less what the contracts themselves took.
         outcome.overhead = max(0.0, reply.wall - sum(e["duration"] for e in tests.values()))
         return outcome
+
+
+def _by_module(items: list[str], n: int) -> list[list[str]]:
+    """``items`` in up to ``n`` shares, a module's contracts together (they share its fixtures), about equal counts."""
+    shares: list[list[str]] = [[] for _ in range(n)]
+    modules: dict[str, list[str]] = {}
+    for t in items:
+        modules.setdefault(t.split("::")[0], []).append(t)
+    for group in sorted(modules.values(), key=len, reverse=True):
+        min(shares, key=len).extend(group)
+    return [s for s in shares if s]
+
+
+def _by_cost(items: list[str], costs: dict[str, float], n: int) -> list[list[str]]:
+    """``items`` in up to ``n`` shares of about equal expected seconds: the costliest first, each to the share
+    with the least so far (a property's cost dwarfs what a module's fixtures save)."""
+    shares: list[list[str]] = [[] for _ in range(n)]
+    loads = [0.0] * n
+    for t in sorted(items, key=lambda t: (-costs.get(t, 0.0), t)):
+        least = loads.index(min(loads))
+        shares[least].append(t)
+        loads[least] += costs.get(t, 0.0)
+    return [s for s in shares if s]
 
 
 def _merge_lines(into: dict, measured: dict) -> None:

@@ -77,7 +77,8 @@ def run(request: dict, session, recorder: OutcomeRecorder, index: WarmIndex, ran
     if explore:
         # A retry with more examples: only the properties can find anything the first run did not.
         items = fork_settings.property_items(items)
-        fork_settings.explore(items, explore["profile"], explore["seed"])
+        fork_settings.explore(items, explore["profile"], explore["seed"], explore.get("examples"))
+        fork_settings.count_examples(lambda: recorder.entry(Reach.current) if Reach.current else None)
     contract_loop.run(session, recorder, contract_loop.plan(items, contracts, request.get("durations"), any_kill),
                       True, 1 if any_kill else len(contracts))
     if everyone:

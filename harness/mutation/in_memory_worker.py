@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest  # not from the project: importing it never pulls in the unpatched copy
 
 from . import contract_loop, fork_settings, in_memory_mutant, warm_index
+from .in_memory_patch import Reach
 from .outcome_recorder import OutcomeRecorder
 from .preload import import_tree
 from .warm_fork import WarmFork
@@ -119,7 +120,8 @@ class InMemoryWorker(OutcomeRecorder):
         if explore:
             # The other contracts run alike under every profile: the baseline runs them.
             items = fork_settings.property_items(items)
-            fork_settings.explore(items, explore["profile"], explore["seed"])
+            fork_settings.explore(items, explore["profile"], explore["seed"], explore.get("examples"))
+        fork_settings.count_examples(lambda: self.entry(Reach.current) if Reach.current else None)
         result = {"tests": self.tests, "errors": [], "engine": "", "engine_note": ""}
         plan = contract_loop.plan(items, None)
         if not request.get("reach"):

@@ -127,11 +127,15 @@ class KnownBugRun:
             raise BaselineRed(outcome)
         return Baseline(outcome)
 
-    def explore(self, profile: str, seed: int) -> RunOutcome:
+    def explore(self, profile: str, seed: int, examples: dict[str, int] | None = None,
+                costs: dict[str, float] | None = None) -> RunOutcome:
         """The properties among the baseline's contracts under ``profile`` with ``seed``, over every job; red is
-        the caller's to judge."""
+        the caller's to judge. ``examples``: each property's own max_examples; ``costs``: the seconds each is
+        expected to take, by which the jobs share them."""
         self.prepare()
-        return self.executor.baseline(self.baseline_contracts, None, explore={"profile": profile, "seed": seed})
+        explore = {"profile": profile, "seed": seed, **({"examples": examples} if examples else {}),
+                   **({"costs": costs} if costs else {})}
+        return self.executor.baseline(self.baseline_contracts, None, explore=explore)
 
     @staticmethod
     def check_names(contracts: list[str], known: list[str], owner: str = "") -> None:
@@ -186,13 +190,14 @@ class KnownBugRun:
         return self.run_patched(mutant, patch, source, baseline)
 
     def run_patched(self, mutant: Mutant, patch: AppliedPatch, source: str, baseline: Baseline, *,
-                    any_kill: bool = False, explore: dict | None = None) -> MutantResult:
+                    any_kill: bool = False, explore: dict | None = None, budget: float | None = None) -> MutantResult:
         """One mutant already applied to ``source``, judged by the verdict rule.
 
         ``any_kill``: ``mutant.contracts`` are exact contract ids and the first kill by any settles it
-        (a generic mutant); ``explore``: its properties run under that profile and seed (a retry).
+        (a generic mutant); ``explore``: its properties run under that profile and seed (a retry);
+        ``budget``: its own time bound instead of the run's.
         """
-        budget = self.timeout or baseline.budget(list(mutant.contracts))
+        budget = budget or self.timeout or baseline.budget(list(mutant.contracts))
         options = {"any_kill": True} if any_kill else {}
         options.update({"explore": explore} if explore else {})
         outcome = self.executor.mutant(mutant, patch, budget, **options)

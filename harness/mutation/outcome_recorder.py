@@ -95,4 +95,6 @@ def read_tests(raw: object) -> dict[str, dict]:
         if entry["outcome"] not in TEST_OUTCOMES:
             raise ValueError(f"unknown outcome {entry['outcome']!r}")
         entry["duration"] = float(entry.get("duration", 0.0))
+        if "examples" in entry:  # a property's examples run (fork_settings.count_examples)
+            entry["examples"] = int(entry["examples"])
     return tests

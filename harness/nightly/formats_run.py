@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from harness.mutation.known_bug_run import Baseline, KnownBugRun
 from harness.nightly.equivalents import OUT_OF_SCOPE
+from harness.nightly.explore_budget import Plan as ExplorePlan
 from harness.nightly.generic_run import GenericPlan, plan_generic, run_generic
 from harness.nightly.mutmut_run import Generated, MutmutMutant, MutmutRun
 from harness.outcomes.mutants import MutantResult
@@ -83,14 +84,15 @@ class AcrossFormats:
         return record is not None and record.status in _SETTLED
 
     def run(self, name: str, run: KnownBugRun, baseline: Baseline, plan: GenericPlan, seed: int,
-            on_result: Callable[[MutantResult], None]) -> None:
-        """Run ``plan`` under format ``name`` and fold its records into the standing ones."""
+            on_result: Callable[[MutantResult], None], explored: ExplorePlan | None = None) -> None:
+        """Run ``plan`` under format ``name`` and fold its records into the standing ones (a survivor's retry as
+        ``explored``, the format's exploration, bounds it: :func:`run_generic`)."""
         def named(result: MutantResult) -> None:
             result.format = name
             on_result(result)
 
         ran = {p.mutant.name for p in plan.runnable}
-        for record in run_generic(run, baseline, plan, seed, named).mutants:
+        for record in run_generic(run, baseline, plan, seed, named, explored).mutants:
             self._fold(name, replace(record, format=name if record.name in ran else ""), record.name in ran)
 
     def _fold(self, name: str, record: MutmutMutant, ran: bool) -> None:

@@ -14,15 +14,21 @@ crash after the patched lines ran); in mutmut's status names it reads:
   detected nor missed.
 
 A survivor is retried once with the properties among its contracts under the
-nightly profile (many more examples, the run's seed) before it is called a
-survivor; a mutant a pragma exempts is never retried, and one an out-of-scope
-pragma names runs under one covering contract only (:func:`plan_generic`).
-Each record says how its verdict was reached.
+nightly profile (the examples the run's exploration gave them, at most
+``RETRY_SECONDS`` of them, the run's seed) before it is called a survivor. The
+retry is queued beside the mutants still to run and stops at a time bound of
+its own; one that runs out is reported undecided, and the mutant counts as it
+stood after the gate's examples (survived). A mutant a pragma exempts is never
+retried, and one an out-of-scope pragma names runs under one covering contract
+only (:func:`plan_generic`). Each record says how its verdict was reached.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from harness.config.hypothesis_profiles import PROFILES, registered_name
@@ -30,6 +36,7 @@ from harness.mutation.known_bug_run import Baseline, KnownBugRun
 from harness.mutation.patch import AppliedPatch
 from harness.mutation.reach import reach_lines
 from harness.nightly.equivalents import OUT_OF_SCOPE, by_line, exemption_for, strip
+from harness.nightly.explore_budget import Plan as ExplorePlan
 from harness.nightly.locate import Change, offset
 from harness.nightly.mutmut_run import Generated, GeneratedMutant, MutmutMutant, MutmutRun
 from harness.outcomes.mutants import Mutant, MutantResult, Verdict
@@ -121,15 +128,20 @@ def plan_generic(generated: Generated, baseline: Baseline) -> GenericPlan:
 
 
 def run_generic(run: KnownBugRun, baseline: Baseline, plan: GenericPlan, seed: int,
-                on_result: Callable[[MutantResult], None]) -> MutmutRun:
-    """Every runnable mutant of ``plan`` judged against ``baseline``; the whole run in report form."""
+                on_result: Callable[[MutantResult], None], explored: ExplorePlan | None = None) -> MutmutRun:
+    """Every runnable mutant of ``plan`` judged against ``baseline``; the whole run in report form.
+
+    A survivor's retry is queued beside the mutants still to run (:func:`schedule`), with the examples and the
+    time bound ``explored`` (the nightly's exploration) gives its properties (:meth:`ExplorePlan.retry`);
+    without it (a diff-scoped gate, whose verdicts must not depend on the machine's speed) with the profile's
+    examples and the run's own budget.
+    """
     generated, records = plan.generated, plan.records
     properties = set(run.executor.properties())
     examples = PROFILES["ci"]["max_examples"]
-    retry = {"profile": registered_name(RETRY_PROFILE), "seed": seed}
-    retry_examples = PROFILES[RETRY_PROFILE]["max_examples"]
+    profile = registered_name(RETRY_PROFILE)
 
-    def one(item: Planned) -> MutantResult:
+    def first(item: Planned) -> tuple[MutantResult, Callable[[], tuple[MutantResult, None]] | None]:
         mutant, change = item.mutant, item.mutant.change
         source = generated.sources[mutant.file]
         known = Mutant(id=mutant.name, title=mutant.function, incident="", file=mutant.file, find=change.original,
@@ -137,23 +149,77 @@ def run_generic(run: KnownBugRun, baseline: Baseline, plan: GenericPlan, seed: i
         patch = applied(source, change)
         result = run.run_patched(known, patch, source, baseline, any_kill=True)
         how = f"{result.status_line} (the gate's {examples} examples per property)"
+        retried = sorted(properties & set(item.runs))
         if len(item.runs) < len(item.covered):
             how += (f"; {item.exempt}: run under the cheapest of the {len(item.covered)} contracts that cover it "
                     "only, as a mutant expected to survive")
-        elif result.verdict is Verdict.SURVIVED and not item.exempt and properties & set(item.runs):
-            again = run.run_patched(known, patch, source, baseline, any_kill=True, explore=retry)
-            if again.verdict is Verdict.KILLED:
-                how = (f"{again.status_line} on a retry with {retry_examples} examples per property (seed {seed}),"
-                       f" after surviving the gate's {examples}")
-                again.duration += result.duration
-                result = again
-            else:
-                how += f"; a retry with {retry_examples} examples per property (seed {seed}) found nothing either"
-                result.duration += again.duration
+        elif result.verdict is Verdict.SURVIVED and not item.exempt and retried:
+            return result, lambda: (retry(item, known, patch, source, result, how, retried), None)
         records[mutant.name] = _record(mutant, _STATUS[result.verdict], how, item.covered, result)
+        return result, None
+
+    def retry(item: Planned, known: Mutant, patch: AppliedPatch, source: str, result: MutantResult, how: str,
+              retried: list[str]) -> MutantResult:
+        counts, bound = explored.retry(retried) if explored else ({}, None)
+        most = max(counts.values()) if counts else PROFILES[RETRY_PROFILE]["max_examples"]
+        again = run.run_patched(known, patch, source, baseline, any_kill=True, budget=bound,
+                                explore={"profile": profile, "seed": seed, "examples": counts})
+        tried = f"a retry with up to {most} examples per property (seed {seed})"
+        if again.verdict is Verdict.KILLED:
+            how = f"{again.status_line} on {tried}, after surviving the gate's {examples}"
+            again.duration += result.duration
+            result = again
+        elif again.verdict is Verdict.TIMEOUT:
+            # Undecided: neither a kill nor a clean pass; the gate's examples' survival stands in the score.
+            how += f"; {tried} ran out of its time bound ({again.reason}): undecided"
+            result.duration += again.duration
+        else:
+            how += f"; {tried} found nothing either"
+            result.duration += again.duration
+        records[item.mutant.name] = _record(item.mutant, _STATUS[result.verdict], how, item.covered, result)
         return result
 
-    run.map(plan.runnable, one, on_result)
+    schedule(run, [lambda item=item: first(item) for item in plan.runnable], on_result)
     ordered = [records[m.name] for m in generated.mutants]
     return MutmutRun(mutants=ordered, total=generated.total, sources=generated.sources,
                      exemptions=generated.exemptions)
+
+
+Task = Callable[[], tuple[MutantResult, "Task | None"]]
+
+
+def schedule(run: KnownBugRun, tasks: list[Task], on_result: Callable[[MutantResult], None]) -> None:
+    """``tasks`` on ``run.jobs`` threads; a task may hand back a follow-up (a survivor's retry), which the next
+    free thread takes before any task not yet started, so a retry runs beside the remaining mutants, not after
+    them. (A thread that finds nothing left may end: the only work still to come is a follow-up, and the thread
+    whose task handed it back is free for it.) ``on_result`` gets each task's final result, one at a time; an
+    interrupt or an error stops every run."""
+    follow_ups: deque[Task] = deque()
+    waiting = deque(tasks)
+    lock = threading.Lock()
+
+    def take() -> Task | None:
+        with lock:
+            queue = follow_ups or waiting
+            return queue.popleft() if queue else None
+
+    def work() -> None:
+        while (task := take()) is not None:
+            result, follow_up = task()
+            with lock:
+                if follow_up is not None:
+                    follow_ups.append(follow_up)
+                else:
+                    on_result(result)
+
+    with ThreadPoolExecutor(max_workers=run.jobs) as pool:
+        futures = [pool.submit(work) for _ in range(run.jobs)]
+        try:
+            for future in futures:
+                future.result()
+        except BaseException:
+            with lock:
+                follow_ups.clear()
+                waiting.clear()
+            run.executor.children.stop_all()
+            raise

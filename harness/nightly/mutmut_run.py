@@ -22,6 +22,7 @@ from harness.mutation.shard import Shard
 from harness.mutation.workspace import Project, Workspace
 from harness.nightly import mutmut_driver
 from harness.nightly.equivalents import ExemptionError, load_exemptions, mutant_requests, strip, unmade
+from harness.nightly.generation_cache import GenerationCache
 from harness.nightly.locate import Change, locate
 from harness.processes import Children, exit_text, run_child, run_owned
 
@@ -80,6 +81,7 @@ class Generated:
     total: int  # mutants mutmut makes over every shard
     sources: dict[str, str]  # the original text of each file with a mutant
     exemptions: tuple  # the reference's reviewed pragmas (harness.nightly.equivalents.Exemption)
+    kept: int = 0  # files whose mutants came from the cache, not from mutmut's generator
 
 
 @dataclass(frozen=True)
@@ -117,8 +119,9 @@ def _shares(files: list[str], root: Path, n: int) -> list[list[str]]:
 
 
 def generate_mutants(project: Project, children: Children, shard: Shard | None, jobs: int = 1,
-                     only: tuple[str, ...] = REFERENCE_FILES) -> Generated:
-    """This shard's share of every mutant mutmut makes in the files matching ``only``, made by ``jobs`` drivers.
+                     only: tuple[str, ...] = REFERENCE_FILES, cache: GenerationCache | None = None) -> Generated:
+    """This shard's share of every mutant mutmut makes in the files matching ``only``, made by ``jobs`` drivers;
+    with ``cache``, a file whose mutants it holds is not made again (and what is made is kept there).
 
     Raises :class:`MutmutFailed` if mutmut could not list them.
     """
@@ -129,6 +132,11 @@ def generate_mutants(project: Project, children: Children, shard: Shard | None, 
         for file in sorted({e.file for e in exemptions}):
             # Exempt per mutant, not per line: mutmut makes every mutant, the report classifies each.
             ws.write(file, strip(project.read(file) or "", [e for e in exemptions if e.file == file]))
+        texts = {file: (ws.root / file).read_text(encoding="utf-8") for file in files}
+        kept = {file: cache.load(file, texts[file]) for file in files} if cache else {}
+        parts = [records for records in kept.values() if records is not None]
+        files = [file for file in files if kept.get(file) is None]
+        made: list[list[dict]] = []
 
         def make(n: int, share: list[str]) -> list[dict]:
             spec, out = ws.root / f"generate-{n}.json", ws.root / f"mutants-{n}.json"
@@ -140,8 +148,13 @@ def generate_mutants(project: Project, children: Children, shard: Shard | None, 
                                    f"\n{tail}")
             return json.loads(out.read_text(encoding="utf-8"))
 
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            parts = list(pool.map(make, *zip(*enumerate(_shares(files, ws.root, jobs)))))
+        if files:
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                made = list(pool.map(make, *zip(*enumerate(_shares(files, ws.root, jobs)))))
+            parts += made
+            if cache:
+                for file in files:
+                    cache.save(file, texts[file], [r for part in made for r in part if r["file"] == file])
     records = sorted((r for part in parts for r in part), key=lambda r: r["name"])
     chosen = shard.select(records) if shard else records
     sources = {file: project.read(file) or "" for file in sorted({r["file"] for r in chosen})}
@@ -154,4 +167,4 @@ def generate_mutants(project: Project, children: Children, shard: Shard | None, 
         except (LookupError, SyntaxError):
             change = None
         mutants.append(GeneratedMutant(record["name"], file, record["function"], record["diff"], change))
-    return Generated(mutants, len(records), sources, tuple(exemptions))
+    return Generated(mutants, len(records), sources, tuple(exemptions), kept=sum(r is not None for r in kept.values()))

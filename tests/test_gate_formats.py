@@ -194,7 +194,7 @@ def _whole_file_changed(path: str) -> str:
 
 @pytest.mark.parametrize("path, formats", [
     ("harness/reference/gemini/parts.py", {"gemini"}),  # one format's own code: its bugs alone
-    ("harness/reference/round_frame.py", {"anthropic", "openai-responses", "gemini"}),  # the shared kernel
+    ("harness/reference/round_frame.py", {"anthropic", "openai-responses", "gemini", "bedrock"}),  # the shared kernel
 ])
 def test_a_diff_selects_the_bugs_of_the_formats_whose_code_it_touches(path, formats):
     from harness.mutation.diff_lines import parse_diff

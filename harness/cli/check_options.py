@@ -36,8 +36,10 @@ class CheckOptions:
         targets = [str(CONTRACTS_DIR / s) for s in self.select] or [str(CONTRACTS_DIR)]
         # --assert=plain: every contract assert states its own message, which the results show; pytest's
         # explanation of a failed comparison would repr the differing adapter values whole.
-        args = [*targets, "--rootdir", str(CONTRACTS_DIR), "-p", "no:cacheprovider", "--assert=plain",
-                "--harness-profile", self.profile]
+        # -o addopts=: the options a project's own pytest configuration adds (a marker expression, say) are for
+        # its tests, not the contracts; the levels are the check's own.
+        args = [*targets, "--rootdir", str(CONTRACTS_DIR), "-o", "addopts=", "-p", "no:cacheprovider",
+                "--assert=plain", "--harness-profile", self.profile]
         for flag, value in (
             ("--adapter", self.adapter),
             ("--adapter-cmd", self.adapter_cmd),

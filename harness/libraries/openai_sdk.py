@@ -33,7 +33,9 @@ def _client(handler) -> openai.OpenAI:
 
 
 def _tool_call_param(call: dict) -> dict:
-    return {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}}
+    param = {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}}
+    # A dialect's signature rides on its call (docs/adapter-protocol.md); openai-python sends extra keys as given.
+    return {**param, "extra_content": call["extra_content"]} if "extra_content" in call else param
 
 
 def message_param(message: dict) -> dict:
@@ -45,6 +47,8 @@ def message_param(message: dict) -> dict:
         param: dict = {"role": "assistant", "content": message.get("content")}
         if message.get("tool_calls"):
             param["tool_calls"] = [_tool_call_param(c) for c in message["tool_calls"]]
+        if "reasoning_details" in message:
+            param["reasoning_details"] = message["reasoning_details"]
         return param
     return {"role": role, "content": message.get("content")}
 
@@ -83,13 +87,23 @@ def _neutral(completion) -> dict:
     message = choice.message if choice is not None else None
     extra = (getattr(message, "model_extra", None) or {}) if message is not None else {}
     calls = (message.tool_calls or []) if message is not None else []
-    return {
+    turn = {
         "content": (message.content if message is not None else None) or "",
         "reasoning": extra.get("reasoning_content") or "",
-        "tool_calls": [{"id": c.id, "name": c.function.name, "arguments": c.function.arguments} for c in calls],
+        "tool_calls": [_call(c) for c in calls],
         "finish_reason": choice.finish_reason if choice is not None else None,
         "usage": completion.usage.to_dict() if completion.usage is not None else None,
     }
+    # The chat dialects' opaque values, where the stream state kept them (its extra fields).
+    if "reasoning_details" in extra:
+        turn["reasoning_details"] = extra["reasoning_details"]
+    return turn
+
+
+def _call(call) -> dict:
+    neutral = {"id": call.id, "name": call.function.name, "arguments": call.function.arguments}
+    extra = getattr(call, "model_extra", None) or {}
+    return {**neutral, "extra_content": extra["extra_content"]} if "extra_content" in extra else neutral
 
 
 adapter = OpenAISDKAdapter()

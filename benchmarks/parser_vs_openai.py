@@ -5,11 +5,15 @@ pieces, text pieces, two tool calls whose arguments arrive in fragments, a
 usage chunk), built with the harness's own chunk and SSE builders, at each
 size asked for (1, 10 and 50 MB by default):
 
-1. reference: ``harness.reference.stream.parse_stream(body)``;
-2. openai-python: what ``Stream`` does with a body, minus the HTTP: its
-   ``SSEDecoder``, ``json.loads`` of each event, ``construct_type`` into a
-   ``ChatCompletionChunk``, then ``ChatCompletionStreamState.handle_chunk`` and
-   ``get_final_completion``.
+1. reference: ``harness.reference.stream.parse_stream(body)``: every event's
+   shape checked, the text, reasoning, tool calls, finish reason and usage;
+2. openai-python: its own pieces doing the same job on plain values, as the
+   issue names them: ``SSEDecoder`` frames the body, ``json.loads`` reads each
+   event, ``accumulate_delta`` joins each choice's deltas (by its index), and
+   the finish reason and usage are kept as sent. (``ChatCompletionStreamState``
+   is not the baseline: per chunk it also builds pydantic models and dumps the
+   whole snapshot again, work the reference does not do, so the reference
+   would look many times faster than it is.)
 
 Each side runs N calls at once on a thread pool (N = 1, 12 and 128 by
 default), every call parsing the same (immutable) body; a run's rate is the
@@ -37,10 +41,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
-from openai._models import construct_type
 from openai._streaming import SSEDecoder
-from openai.lib.streaming.chat import ChatCompletionStreamState
-from openai.types.chat import ChatCompletionChunk
+from openai.lib.streaming._deltas import accumulate_delta
 
 from harness.reference.stream import parse_stream
 from harness.wire.chunks import ENVELOPE, choice_chunk, usage_chunk
@@ -81,13 +83,22 @@ def _round(n: int) -> list[dict]:
     return deltas
 
 
-def openai_parse(body: bytes) -> object:
-    state = ChatCompletionStreamState()
+def openai_parse(body: bytes) -> dict:
+    """The body read by openai-python's decoder and ``accumulate_delta``: each choice's message, finish reason, usage."""
+    choices: dict[int, dict] = {}
+    usage = None
     for event in SSEDecoder().iter_bytes(iter([body])):
         if event.data.startswith("[DONE]"):
             break
-        state.handle_chunk(construct_type(type_=ChatCompletionChunk, value=json.loads(event.data)))
-    return state.get_final_completion()
+        chunk = json.loads(event.data)
+        if chunk.get("usage") is not None:
+            usage = chunk["usage"]
+        for choice in chunk["choices"]:
+            snapshot = choices.setdefault(choice["index"], {"message": {}, "finish_reason": None})
+            accumulate_delta(snapshot["message"], choice["delta"])
+            if choice.get("finish_reason") is not None:
+                snapshot["finish_reason"] = choice["finish_reason"]
+    return {"choices": choices, "usage": usage}
 
 
 SIDES: dict[str, Callable[[bytes], object]] = {"reference": parse_stream, "openai-python": openai_parse}
@@ -102,8 +113,15 @@ def rate(parse: Callable[[bytes], object], body: bytes, calls: int) -> tuple[flo
     return calls * len(body) / 1e6 / wall, results[0]
 
 
-def _text(side: str, result) -> str:
-    return result["content"] if side == "reference" else result.choices[0].message.content
+def _answer(side: str, result) -> tuple:
+    """What both sides must agree on: text, reasoning, each call's arguments, finish reason, usage."""
+    if side == "reference":
+        calls = tuple(call["arguments"] for call in result["tool_calls"])
+        return result["content"], result["reasoning"], calls, result["finish_reason"], result["usage"]
+    choice = result["choices"][0]
+    message = choice["message"]
+    calls = tuple(call["function"]["arguments"] for call in message["tool_calls"])
+    return message["content"], message["reasoning_content"], calls, choice["finish_reason"], result["usage"]
 
 
 def _numbers(text: str, kind: type) -> list:
@@ -132,14 +150,14 @@ def main() -> int:
                 skipped.append((megabytes, calls))
                 continue
             for repeat in range(args.repeat):
-                texts = set()
+                answers = []
                 for side, parse in SIDES.items():
                     mbps, result = rate(parse, body, calls)
-                    texts.add(_text(side, result))
+                    answers.append(_answer(side, result))
                     rates.setdefault((megabytes, calls, side), []).append(mbps)
                     print(f"{megabytes:g} MB, calls {calls:>3}, run {repeat + 1}: {side:<13} {mbps:6.2f} MB/s",
                           flush=True)
-                assert len(texts) == 1, "the two sides read different text"
+                assert answers[0] == answers[1], "the two sides read different answers"
     print(f"\nmedian of {args.repeat} run(s) per cell, MB/s (same body, same calls, sides alternating):")
     print(f"{'stream':>8} {'calls':>5} {'reference':>10} {'openai-python':>14} {'ratio':>7}")
     for megabytes in sizes:

@@ -27,7 +27,7 @@ the in-flight parses of the two sides tens of GB).
     python benchmarks/parser_vs_openai.py [--repeat 3] [--calls 1,12,128] [--mb 1,10,50] [--max-total-mb 200]
     python benchmarks/parser_vs_openai.py --quick    # one repeat, cells of at most 60 MB: a few minutes
 
-Prints every run, then per size and N the median MB/s of each side and the
+Prints the setup (versions, CPUs, load), every run, then per size and N the median MB/s of each side and the
 ratio reference/openai-python (above 1: the reference is faster). Machines
 here are noisy: quote the ratios, and medians of several repeats.
 """
@@ -36,8 +36,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import statistics
 import time
+from importlib.metadata import version
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
@@ -137,6 +140,7 @@ def main() -> int:
                         help="skip a cell whose calls parse more than this many MB between them (default: 200)")
     parser.add_argument("--quick", action="store_true", help="one repeat, cells of at most 60 MB")
     args = parser.parse_args()
+    print(_setup(), flush=True)
     if args.quick:
         args.repeat, args.max_total_mb = 1, 60.0
     sizes, counts = _numbers(args.mb, float), _numbers(args.calls, int)
@@ -169,7 +173,17 @@ def main() -> int:
             ref, sdk_rate = (statistics.median(rates[megabytes, calls, side]) for side in SIDES)
             print(f"{megabytes:>6g}MB {calls:>5} {ref:>10.2f} {sdk_rate:>14.2f} {ref / sdk_rate:>6.2f}x")
     print("ratio = reference/openai-python; above 1: the reference is faster")
+    print(f"load average at the end: {_load()}")
     return 0
+
+
+def _setup() -> str:
+    return (f"setup: Python {platform.python_version()}, openai {version('openai')}, orjson {version('orjson')}, "
+            f"{os.cpu_count()} CPUs, load average {_load()}")
+
+
+def _load() -> str:
+    return " ".join(f"{load:.1f}" for load in os.getloadavg())
 
 
 if __name__ == "__main__":

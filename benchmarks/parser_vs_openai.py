@@ -27,9 +27,11 @@ the in-flight parses of the two sides tens of GB).
     python benchmarks/parser_vs_openai.py [--repeat 3] [--calls 1,12,128] [--mb 1,10,50] [--max-total-mb 200]
     python benchmarks/parser_vs_openai.py --quick    # one repeat, cells of at most 60 MB: a few minutes
 
-Prints the setup (versions, CPUs, load), every run, then per size and N the median MB/s of each side and the
-ratio reference/openai-python (above 1: the reference is faster). Machines
-here are noisy: quote the ratios, and medians of several repeats.
+Prints the setup (versions, CPUs, load), every run, then per size and N the
+median MB/s of each side and the ratio reference/openai-python, of the
+medians and the median of each repeat's own ratio (above 1: the reference is
+faster). Machines here are noisy: quote the ratios, and medians of several
+repeats.
 """
 
 from __future__ import annotations
@@ -163,16 +165,19 @@ def main() -> int:
                           flush=True)
                 assert answers[0] == answers[1], "the two sides read different answers"
     print(f"\nmedian of {args.repeat} run(s) per cell, MB/s (same body, same calls, sides alternating):")
-    print(f"{'stream':>8} {'calls':>5} {'reference':>10} {'openai-python':>14} {'ratio':>7}")
+    print(f"{'stream':>8} {'calls':>5} {'reference':>10} {'openai-python':>14} {'ratio':>7} {'paired':>7}")
     for megabytes in sizes:
         for calls in counts:
             if (megabytes, calls) in skipped:
                 print(f"{megabytes:>6g}MB {calls:>5}  skipped: {calls * megabytes:g} MB > --max-total-mb "
                       f"{args.max_total_mb:g}")
                 continue
-            ref, sdk_rate = (statistics.median(rates[megabytes, calls, side]) for side in SIDES)
-            print(f"{megabytes:>6g}MB {calls:>5} {ref:>10.2f} {sdk_rate:>14.2f} {ref / sdk_rate:>6.2f}x")
-    print("ratio = reference/openai-python; above 1: the reference is faster")
+            ref_runs, sdk_runs = (rates[megabytes, calls, side] for side in SIDES)
+            ref, sdk_rate = statistics.median(ref_runs), statistics.median(sdk_runs)
+            paired = statistics.median(r / o for r, o in zip(ref_runs, sdk_runs))
+            print(f"{megabytes:>6g}MB {calls:>5} {ref:>10.2f} {sdk_rate:>14.2f} {ref / sdk_rate:>6.2f}x {paired:>6.2f}x")
+    print("ratio = reference/openai-python of the medians; paired = median of each repeat's ratio (its two runs")
+    print("back to back, so a load that drifts between repeats cancels); above 1: the reference is faster")
     print(f"load average at the end: {_load()}")
     return 0
 

@@ -78,8 +78,11 @@ def checker(shape: Shape) -> Callable[[Any], str | None]:
     return check
 
 
-# A field's absence, told apart from its null.
-_ABSENT = object()
+class _Absent:
+    """The type of a field's absence, which every field shape allows (a field not sent is free)."""
+
+
+_ABSENT = _Absent()
 
 
 def _kinds(shape: Shape) -> frozenset[type]:
@@ -90,18 +93,24 @@ def _fitter(shape: Shape) -> Callable[[Any], bool] | None:
     """Whether a value whose own type ``shape`` allows has its fields and items right; None when it has none to check."""
     if not shape.fields and shape.items is None:
         return None
-    fields = tuple((key, _kinds(inner), _fitter(inner)) for key, inner in shape.fields.items())
+    # A yes/no answer does not depend on the order of the tests, so a field with
+    # nothing inside to check is one type test, absence included, and only the rest walk further.
+    inner_fits = {key: _fitter(inner) for key, inner in shape.fields.items()}
+    leaves = tuple((key, _kinds(inner) | {_Absent}) for key, inner in shape.fields.items() if inner_fits[key] is None)
+    nested = tuple((key, _kinds(inner), inner_fits[key]) for key, inner in shape.fields.items() if inner_fits[key])
     item_kinds = None if shape.items is None else _kinds(shape.items)
     item_fits = None if shape.items is None else _fitter(shape.items)
 
     def fits(value: Any) -> bool:
         kind = type(value)
         if kind is dict:
-            for key, inner_kinds, inner_fits in fields:
-                inner = value.get(key, _ABSENT)
-                if inner is not _ABSENT and (
-                    type(inner) not in inner_kinds or (inner_fits is not None and not inner_fits(inner))
-                ):
+            get = value.get
+            for key, kinds in leaves:
+                if type(get(key, _ABSENT)) not in kinds:
+                    return False
+            for key, kinds, deeper in nested:
+                inner = get(key, _ABSENT)
+                if inner is not _ABSENT and (type(inner) not in kinds or not deeper(inner)):
                     return False
         elif kind is list and item_kinds is not None:
             for item in value:

@@ -21,8 +21,8 @@ for an integer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 # The JSON Schema name of each type json.loads makes that a shape may allow (never float or bool).

@@ -5,11 +5,15 @@ pieces, text pieces, two tool calls whose arguments arrive in fragments, a
 usage chunk), built with the harness's own chunk and SSE builders, at each
 size asked for (1, 10 and 50 MB by default):
 
-1. reference: ``harness.reference.stream.parse_stream(body)``;
-2. openai-python: what ``Stream`` does with a body, minus the HTTP: its
-   ``SSEDecoder``, ``json.loads`` of each event, ``construct_type`` into a
-   ``ChatCompletionChunk``, then ``ChatCompletionStreamState.handle_chunk`` and
-   ``get_final_completion``.
+1. reference: ``harness.reference.stream.parse_stream(body)``: every event's
+   shape checked, the text, reasoning, tool calls, finish reason and usage;
+2. openai-python: its own pieces doing the same job on plain values, as the
+   issue names them: ``SSEDecoder`` frames the body, ``json.loads`` reads each
+   event, ``accumulate_delta`` joins each choice's deltas (by its index), and
+   the finish reason and usage are kept as sent. (``ChatCompletionStreamState``
+   is not the baseline: per chunk it also builds pydantic models and dumps the
+   whole snapshot again, work the reference does not do, so the reference
+   would look many times faster than it is.)
 
 Each side runs N calls at once on a thread pool (N = 1, 12 and 128 by
 default), every call parsing the same (immutable) body; a run's rate is the
@@ -23,24 +27,27 @@ the in-flight parses of the two sides tens of GB).
     python benchmarks/parser_vs_openai.py [--repeat 3] [--calls 1,12,128] [--mb 1,10,50] [--max-total-mb 200]
     python benchmarks/parser_vs_openai.py --quick    # one repeat, cells of at most 60 MB: a few minutes
 
-Prints every run, then per size and N the median MB/s of each side and the
-ratio reference/openai-python (above 1: the reference is faster). Machines
-here are noisy: quote the ratios, and medians of several repeats.
+Prints the setup (versions, CPUs, load), every run, then per size and N the
+median MB/s of each side and the ratio reference/openai-python, of the
+medians and the median of each repeat's own ratio (above 1: the reference is
+faster). Machines here are noisy: quote the ratios, and medians of several
+repeats.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import statistics
 import time
+from importlib.metadata import version
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
-from openai._models import construct_type
 from openai._streaming import SSEDecoder
-from openai.lib.streaming.chat import ChatCompletionStreamState
-from openai.types.chat import ChatCompletionChunk
+from openai.lib.streaming._deltas import accumulate_delta
 
 from harness.reference.stream import parse_stream
 from harness.wire.chunks import ENVELOPE, choice_chunk, usage_chunk
@@ -81,13 +88,22 @@ def _round(n: int) -> list[dict]:
     return deltas
 
 
-def openai_parse(body: bytes) -> object:
-    state = ChatCompletionStreamState()
+def openai_parse(body: bytes) -> dict:
+    """The body read by openai-python's decoder and ``accumulate_delta``: each choice's message, finish reason, usage."""
+    choices: dict[int, dict] = {}
+    usage = None
     for event in SSEDecoder().iter_bytes(iter([body])):
         if event.data.startswith("[DONE]"):
             break
-        state.handle_chunk(construct_type(type_=ChatCompletionChunk, value=json.loads(event.data)))
-    return state.get_final_completion()
+        chunk = json.loads(event.data)
+        if chunk.get("usage") is not None:
+            usage = chunk["usage"]
+        for choice in chunk["choices"]:
+            snapshot = choices.setdefault(choice["index"], {"message": {}, "finish_reason": None})
+            accumulate_delta(snapshot["message"], choice["delta"])
+            if choice.get("finish_reason") is not None:
+                snapshot["finish_reason"] = choice["finish_reason"]
+    return {"choices": choices, "usage": usage}
 
 
 SIDES: dict[str, Callable[[bytes], object]] = {"reference": parse_stream, "openai-python": openai_parse}
@@ -102,8 +118,15 @@ def rate(parse: Callable[[bytes], object], body: bytes, calls: int) -> tuple[flo
     return calls * len(body) / 1e6 / wall, results[0]
 
 
-def _text(side: str, result) -> str:
-    return result["content"] if side == "reference" else result.choices[0].message.content
+def _answer(side: str, result) -> tuple:
+    """What both sides must agree on: text, reasoning, each call's arguments, finish reason, usage."""
+    if side == "reference":
+        calls = tuple(call["arguments"] for call in result["tool_calls"])
+        return result["content"], result["reasoning"], calls, result["finish_reason"], result["usage"]
+    choice = result["choices"][0]
+    message = choice["message"]
+    calls = tuple(call["function"]["arguments"] for call in message["tool_calls"])
+    return message["content"], message["reasoning_content"], calls, choice["finish_reason"], result["usage"]
 
 
 def _numbers(text: str, kind: type) -> list:
@@ -119,6 +142,7 @@ def main() -> int:
                         help="skip a cell whose calls parse more than this many MB between them (default: 200)")
     parser.add_argument("--quick", action="store_true", help="one repeat, cells of at most 60 MB")
     args = parser.parse_args()
+    print(_setup(), flush=True)
     if args.quick:
         args.repeat, args.max_total_mb = 1, 60.0
     sizes, counts = _numbers(args.mb, float), _numbers(args.calls, int)
@@ -132,26 +156,39 @@ def main() -> int:
                 skipped.append((megabytes, calls))
                 continue
             for repeat in range(args.repeat):
-                texts = set()
+                answers = []
                 for side, parse in SIDES.items():
                     mbps, result = rate(parse, body, calls)
-                    texts.add(_text(side, result))
+                    answers.append(_answer(side, result))
                     rates.setdefault((megabytes, calls, side), []).append(mbps)
                     print(f"{megabytes:g} MB, calls {calls:>3}, run {repeat + 1}: {side:<13} {mbps:6.2f} MB/s",
                           flush=True)
-                assert len(texts) == 1, "the two sides read different text"
+                assert answers[0] == answers[1], "the two sides read different answers"
     print(f"\nmedian of {args.repeat} run(s) per cell, MB/s (same body, same calls, sides alternating):")
-    print(f"{'stream':>8} {'calls':>5} {'reference':>10} {'openai-python':>14} {'ratio':>7}")
+    print(f"{'stream':>8} {'calls':>5} {'reference':>10} {'openai-python':>14} {'ratio':>7} {'paired':>7}")
     for megabytes in sizes:
         for calls in counts:
             if (megabytes, calls) in skipped:
                 print(f"{megabytes:>6g}MB {calls:>5}  skipped: {calls * megabytes:g} MB > --max-total-mb "
                       f"{args.max_total_mb:g}")
                 continue
-            ref, sdk_rate = (statistics.median(rates[megabytes, calls, side]) for side in SIDES)
-            print(f"{megabytes:>6g}MB {calls:>5} {ref:>10.2f} {sdk_rate:>14.2f} {ref / sdk_rate:>6.2f}x")
-    print("ratio = reference/openai-python; above 1: the reference is faster")
+            ref_runs, sdk_runs = (rates[megabytes, calls, side] for side in SIDES)
+            ref, sdk_rate = statistics.median(ref_runs), statistics.median(sdk_runs)
+            paired = statistics.median(r / o for r, o in zip(ref_runs, sdk_runs))
+            print(f"{megabytes:>6g}MB {calls:>5} {ref:>10.2f} {sdk_rate:>14.2f} {ref / sdk_rate:>6.2f}x {paired:>6.2f}x")
+    print("ratio = reference/openai-python of the medians; paired = median of each repeat's ratio (its two runs")
+    print("back to back, so a load that drifts between repeats cancels); above 1: the reference is faster")
+    print(f"load average at the end: {_load()}")
     return 0
+
+
+def _setup() -> str:
+    return (f"setup: Python {platform.python_version()}, openai {version('openai')}, orjson {version('orjson')}, "
+            f"{os.cpu_count()} CPUs, load average {_load()}")
+
+
+def _load() -> str:
+    return " ".join(f"{load:.1f}" for load in os.getloadavg())
 
 
 if __name__ == "__main__":

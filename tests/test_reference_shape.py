@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from jsonschema import Draft202012Validator, validators
 
-from harness.reference.shape import Shape, problem
+from harness.reference.shape import Shape, checker, problem
 from harness.reference.stream import _CHUNK
 
 _TEXT = {"type": ["string", "null"]}
@@ -57,6 +57,8 @@ _STRICT = Draft202012Validator.TYPE_CHECKER.redefine(
     "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)
 )
 VALIDATOR = validators.extend(Draft202012Validator, type_checker=_STRICT)(SCHEMA)
+# What the parser runs on every chunk: the same answer as problem(), prepared once.
+CHECK_CHUNK = checker(_CHUNK)
 
 
 def schema_problem(value) -> str | None:
@@ -89,7 +91,9 @@ chunks = _object(error=_any, usage=_any, choices=st.lists(_maybe(_choice), max_s
 @settings(max_examples=600)
 @given(chunks)
 def test_the_hand_check_names_the_schemas_first_problem(chunk):
-    assert problem(chunk, _CHUNK) == schema_problem(chunk)
+    expected = schema_problem(chunk)
+    assert problem(chunk, _CHUNK) == expected
+    assert CHECK_CHUNK(chunk) == expected, f"the prepared check of {chunk!r}: expected {expected!r}"
 
 
 WORDED = {
@@ -110,7 +114,7 @@ WORDED = {
 
 @pytest.mark.parametrize(("message", "chunk"), WORDED.items(), ids=range(len(WORDED)))
 def test_problems_are_worded_as_the_schema_worded_them(message, chunk):
-    assert problem(chunk, _CHUNK) == message == schema_problem(chunk)
+    assert problem(chunk, _CHUNK) == message == schema_problem(chunk) == CHECK_CHUNK(chunk)
 
 
 def test_a_valid_chunk_with_fields_the_parser_does_not_read_has_no_problem():
@@ -121,6 +125,7 @@ def test_a_valid_chunk_with_fields_the_parser_does_not_read_has_no_problem():
         ' "function": {"name": "f", "arguments": {"a": 1}}}]}}]}'
     )
     assert problem(chunk, _CHUNK) is None
+    assert CHECK_CHUNK(chunk) is None
 
 
 def test_an_items_shape_applies_only_to_arrays_and_fields_only_to_objects():
@@ -130,3 +135,7 @@ def test_an_items_shape_applies_only_to_arrays_and_fields_only_to_objects():
     assert problem(["x"], shape) == "$[0]: 'x' is not of type 'integer'"
     assert problem({"a": 1}, shape) == "$.a: 1 is not of type 'string'"
     assert problem([1, "x", None], Shape(("array",))) is None  # an array shape without items leaves them free
+    check = checker(shape)
+    for value in ([1, 2], {"a": "x", "b": 1}, ["x"], {"a": 1}, [1, [None]], {"a": None}, "x", None):
+        assert check(value) == problem(value, shape), f"the prepared check of {value!r}"
+    assert checker(Shape(("array",)))([1, "x", None]) is None

@@ -3,10 +3,10 @@
 :func:`turns` draws every block Converse streams in any order (text,
 reasoning signed or not, redacted reasoning as any bytes, tool calls with
 ids of Bedrock's pattern and arguments as any JSON object or none), unicode
-and empty text, 0 to 8 calls, every stop reason, usage or none.
-:func:`plans` draws how: each value cut anywhere, the blocks' deltas
-interleaved in any order (each keyed by its ``contentBlockIndex``), text
-blocks with or without a start event.
+and empty text, 0 to 8 calls, every stop reason, usage or none (written as
+counting nothing). :func:`plans` draws how: each value cut anywhere, the
+blocks' deltas interleaved in any order (each keyed by its
+``contentBlockIndex``).
 :func:`harness.wire.bedrock_events.turn_body` writes the pair as a body.
 """
 
@@ -64,13 +64,13 @@ def _deltas(block: dict, pieces: tuple[str, ...]) -> int:
 
 @st.composite
 def plans(draw, turn: dict) -> Plan:
-    """How ``turn`` is streamed: values cut anywhere, deltas of the blocks interleaved, text starts or none."""
+    """How ``turn`` is streamed: values cut anywhere, deltas of the blocks interleaved."""
     blocks = turn["blocks"]
     pieces = tuple(tuple(draw(pieces_of(b.get("arguments", b.get("text", "")), always=b["type"] != "tool_call")))
                    if b["type"] != "redacted_reasoning" else () for b in blocks)
     slots = [k for k, b in enumerate(blocks) for _ in range(_deltas(b, pieces[k]))]
     schedule = tuple(draw(st.permutations(slots)))
-    return Plan(pieces=pieces, schedule=schedule, text_starts=draw(st.booleans()))
+    return Plan(pieces=pieces, schedule=schedule)
 
 
 @st.composite

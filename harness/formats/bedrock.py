@@ -9,7 +9,7 @@ from harness.wire.framing import EVENT_STREAM
 SPEC = FormatSpec(
     name="bedrock",
     label="AWS Bedrock Converse",
-    endpoint="POST /model/{modelId}/converse-stream",
+    endpoint="POST /model/{model}/converse-stream",
     codec=Codec("bedrock", bedrock_events.turn_body, same, bedrock_events.Plan),
     framing=EVENT_STREAM,
     rules=bedrock_history.RULES,

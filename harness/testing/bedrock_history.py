@@ -88,8 +88,17 @@ def assistant_message(turn: dict) -> dict:
 
 
 def result_block(result: dict) -> dict:
+    """The ``toolResult`` a correct serializer writes: AWS requires only the id and the content (status is optional)."""
     content = [{"text": result["content"]}] if result["content"] else []
-    return {"toolResult": {"toolUseId": result["tool_call_id"], "content": content, "status": "success"}}
+    return {"toolResult": {"toolUseId": result["tool_call_id"], "content": content}}
+
+
+def status_as_required(block: object) -> object:
+    """``block`` with a ``status`` of ``success`` left out: it says what an absent status says (AWS: optional)."""
+    result = block.get("toolResult") if isinstance(block, dict) else None
+    if not isinstance(result, dict) or result.get("status") != "success":
+        return block
+    return {**block, "toolResult": {k: v for k, v in result.items() if k != "status"}}
 
 
 def wire_history(events: list[dict]) -> list[dict]:

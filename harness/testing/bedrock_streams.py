@@ -78,3 +78,25 @@ def streamed_turns(draw, max_calls: int = 8) -> tuple[dict, Plan]:
     """A turn and a plan that streams it."""
     turn = draw(turns(max_calls))
     return turn, draw(plans(turn))
+
+
+CACHE_COUNTS = ("cacheReadInputTokens", "cacheWriteInputTokens")
+
+
+def comparable(got: object, sent: dict) -> tuple[object, dict]:
+    """``(got, sent)`` as the shared block rules compare them: a cache count of 0 and one not sent count the same.
+
+    Converse sends a cache count only where the prompt cache was asked for,
+    and 0 where it read or wrote nothing: both say no token came from the
+    cache, as :func:`harness.rules.blocks.no_usage` reads a usage of zeros as
+    none (clients that hold an absent count as 0 tell apart every count the
+    wire can). Every other count, and every count that is not 0, as it came.
+    """
+    usage, want = (got.get("usage") if isinstance(got, dict) else None), sent.get("usage")
+    if not (isinstance(usage, dict) and isinstance(want, dict)):
+        return got, sent
+
+    def counted(value: dict) -> dict:
+        return {k: v for k, v in value.items() if not (k in CACHE_COUNTS and v == 0)}
+
+    return {**got, "usage": counted(usage)}, {**sent, "usage": counted(want)}

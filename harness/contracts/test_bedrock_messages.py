@@ -16,12 +16,12 @@ one left out), ``toolUse`` with its ``toolUseId``, ``name`` and ``input`` the
 arguments as an object (``{}`` for ``""``). ``serialize_message({"role":
 "user", "content": "", "tool_results": [...]})`` writes the ``toolResult``
 blocks alone, in order, each with its ``toolUseId`` and its content as a
-text block (none for an empty result: Bedrock refuses
-an empty text block); no conversation block beside them, which Bedrock
-refuses in a turn of results. A ``status`` is optional (AWS requires only the
-id and the content; some models take none): none, or ``success`` for these
-results (``error`` would tell the model its tools failed). Judged as the next request carries them
-(question, turn, results), Bedrock refuses nothing. The neutral message is
+text block (none for an empty result: Bedrock refuses an empty text block);
+no conversation block beside them, which Bedrock refuses in a turn of
+results. A ``status`` is optional (AWS requires only the id and the content;
+some models take none): none, or ``success`` for these results (``error``
+would tell the model its tools failed). Judged as the next request carries
+them (question, turn, results), Bedrock refuses nothing. The neutral message is
 left as it was.
 
 Level: wire (Converse's message schema and the ``ValidationException`` texts it answers).

@@ -48,6 +48,8 @@ BROKEN = {
         if "contentBlockDelta" in e else e for e in events]),
     "a text delta in a call's block": (rules.BLOCKS, lambda events: events[:-2] + [
         {"contentBlockDelta": {"contentBlockIndex": FIRST_CALL, "delta": {"text": "x"}}}] + events[-2:]),
+    "a block opened before the one below it": (rules.BLOCKS, lambda events: events[:1] + [
+        {"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"text": "x"}}}] + events[1:]),
     "a block never stopped": (rules.BLOCKS, _without(
         lambda e: e.get("contentBlockStop", {}).get("contentBlockIndex") == FIRST_TEXT)),
     "a role other than the assistant's": (rules.START, lambda events: [{"messageStart": {"role": "user"}}]

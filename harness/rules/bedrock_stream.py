@@ -2,8 +2,8 @@
 
 Each event is one object of one key, its event type, holding its payload (as
 :func:`harness.wire.eventstream.events` reads them). ``messageStart {role}``
-opens the stream; blocks are keyed by ``contentBlockIndex`` (0 up, no gap):
-a block's deltas, each delta a union of exactly one member (``text``,
+opens the stream; blocks are keyed by ``contentBlockIndex``, opened in index
+order from 0 (deltas of open blocks may interleave): a block's deltas, each delta a union of exactly one member (``text``,
 ``toolUse.input``, ``reasoningContent``), then its ``contentBlockStop``. Only
 a call has a ``contentBlockStart``: AWS's service model makes its ``start`` a
 union whose one member is ``toolUse {toolUseId, name}``, so a text or
@@ -99,6 +99,9 @@ def _blocks(events: list) -> list[StreamFault]:
                                       + ("messageStop" if ended else "its contentBlockStop")))
         elif kind == "contentBlockStart" and index in seen:
             faults.append(StreamFault(BLOCKS, n, f"contentBlockStart of block {index} after its first event"))
+        elif index not in seen and index != len(seen):
+            faults.append(StreamFault(BLOCKS, n, f"block {index} opens after {len(seen)} blocks; blocks open in "
+                                      "index order, from 0"))
         fault = _block_fault(kind, payload, calls)
         if fault:
             faults.append(StreamFault(BLOCKS, n, fault))
@@ -107,8 +110,6 @@ def _blocks(events: list) -> list[StreamFault]:
         seen.add(index)
         if kind == "contentBlockStop":
             stopped.add(index)
-    if seen and seen != set(range(max(seen) + 1)):
-        faults.append(StreamFault(BLOCKS, None, f"blocks {sorted(seen)}: indices run from 0 without a gap"))
     faults += [StreamFault(BLOCKS, None, f"block {i} is never stopped") for i in sorted(seen - stopped)]
     return faults
 

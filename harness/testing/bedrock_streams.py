@@ -64,13 +64,21 @@ def _deltas(block: dict, pieces: tuple[str, ...]) -> int:
 
 @st.composite
 def plans(draw, turn: dict) -> Plan:
-    """How ``turn`` is streamed: values cut anywhere, deltas of the blocks interleaved."""
+    """How ``turn`` is streamed: values cut anywhere, deltas of open blocks interleaved, blocks opened in order."""
     blocks = turn["blocks"]
     pieces = tuple(tuple(draw(pieces_of(b.get("arguments", b.get("text", "")), always=b["type"] != "tool_call")))
                    if b["type"] != "redacted_reasoning" else () for b in blocks)
-    slots = [k for k, b in enumerate(blocks) for _ in range(_deltas(b, pieces[k]))]
-    schedule = tuple(draw(st.permutations(slots)))
-    return Plan(pieces=pieces, schedule=schedule)
+    schedule: list[int] = []
+    floor = 0  # where the block opened last had its first delta: the next block's deltas all come after it
+    for k, block in enumerate(blocks):
+        count = _deltas(block, pieces[k])
+        if not count:
+            continue
+        spots = sorted(draw(st.lists(st.integers(floor, len(schedule)), min_size=count, max_size=count)))
+        for offset, spot in enumerate(spots):
+            schedule.insert(spot + offset, k)
+        floor = spots[0] + 1
+    return Plan(pieces=pieces, schedule=tuple(schedule))
 
 
 @st.composite

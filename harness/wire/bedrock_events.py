@@ -36,7 +36,9 @@ class Plan:
     input, a reasoning text; a redacted block's bytes and a signature always
     whole); None: each value in one piece. ``schedule``: the block index each
     delta event takes in turn (every block's pieces in its own order), so
-    deltas of several blocks interleave; None: block after block. A block's
+    deltas of several blocks interleave, each block opened after the one
+    before it (ConverseStream opens blocks in index order); None: block after
+    block. A block's
     start comes before its first delta, its stop after its last.
     ``exception``: the event position an exception message takes, the
     body ending after it. ``cut``: how many events are kept.
@@ -92,21 +94,23 @@ def turn_events(turn: dict, plan: Plan = Plan()) -> list[tuple[str, dict]]:
         k for k, queue in enumerate(queues) for _ in queue)
     if sorted(schedule) != sorted(k for k, queue in enumerate(queues) for _ in queue):
         raise ValueError(f"the schedule {list(schedule)} does not take each block's {[len(q) for q in queues]} deltas")
+    firsts = list(dict.fromkeys(schedule))
+    if firsts != sorted(firsts):
+        raise ValueError(f"the schedule {list(schedule)} opens blocks in the order {firsts}; ConverseStream opens "
+                         "them in index order")
     found: list[tuple[str, dict]] = [("messageStart", {"role": "assistant"})]
-    opened: set[int] = set()
-    for k in schedule:
-        if k not in opened:
-            opened.add(k)
-            start = _start(blocks[k])
-            if start is not None:
-                found.append(("contentBlockStart", {"contentBlockIndex": k, "start": start}))
+    opened = 0  # every block below this index is open
+    for k in (*schedule, len(blocks)):
+        while opened <= k and opened < len(blocks):  # open in index order; a block without deltas (a call that
+            start = _start(blocks[opened])           # streamed no input) opens and stops in its place
+            found += [("contentBlockStart", {"contentBlockIndex": opened, "start": start})] if start else []
+            if not queues[opened]:
+                found.append(("contentBlockStop", {"contentBlockIndex": opened}))
+            opened += 1
+        if k == len(blocks):
+            break
         found.append(queues[k].pop(0))
         if not queues[k]:
-            found.append(("contentBlockStop", {"contentBlockIndex": k}))
-    for k, block in enumerate(blocks):
-        if k not in opened:  # a block without deltas (a call that streamed no input) still opens and stops
-            start = _start(block)
-            found += [("contentBlockStart", {"contentBlockIndex": k, "start": start})] if start is not None else []
             found.append(("contentBlockStop", {"contentBlockIndex": k}))
     found.append(("messageStop", {"stopReason": turn["stop_reason"]}))
     usage = turn["usage"] if turn.get("usage") is not None else dict(NO_USAGE)

@@ -27,9 +27,17 @@ _COUNT = st.integers(0, 1_000_000)
 
 signatures = st.binary(min_size=1, max_size=64).map(lambda raw: base64.b64encode(raw).decode("ascii"))
 redacted_data = st.binary(min_size=0, max_size=64).map(lambda raw: base64.b64encode(raw).decode("ascii"))
+
+
+def _totalled(usage: dict) -> dict:
+    """``usage`` with its ``totalTokens`` as Converse counts it: every input, cached or not, and the output."""
+    return {**usage, "totalTokens": sum(v for k, v in usage.items() if k != "totalTokens")}
+
+
+# A usage the service sends: at least one input token, the total its counts add up to (never a free number).
 usages = st.one_of(st.none(), st.fixed_dictionaries(
-    {"inputTokens": st.integers(1, 1_000_000), "outputTokens": _COUNT, "totalTokens": _COUNT},
-    optional={"cacheReadInputTokens": _COUNT, "cacheWriteInputTokens": _COUNT}))
+    {"inputTokens": st.integers(1, 1_000_000), "outputTokens": _COUNT, "totalTokens": st.just(0)},
+    optional={"cacheReadInputTokens": _COUNT, "cacheWriteInputTokens": _COUNT}).map(_totalled))
 
 _texts = st.builds(lambda t: {"type": "text", "text": t}, any_text)
 _reasoning = st.builds(lambda t, s: {"type": "reasoning", "text": t, "signature": s}, any_text,

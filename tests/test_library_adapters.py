@@ -52,6 +52,8 @@ REPRODUCTIONS = {
     "langchain-aws-cut-stream-returned-as-final.py": "langchain_aws",
     "litellm-bedrock-cut-stream-returned-as-final.py": "litellm",
     "litellm-bedrock-redacted-content-encoded-twice.py": "litellm",
+    "litellm-bedrock-empty-tool-result-blank-text.py": "litellm",
+    "litellm-bedrock-stop-reason-lost.py": "litellm",
 }
 
 

@@ -44,7 +44,8 @@ def test_a_tool_loop_streams_event_stream_bodies_the_reference_reads(scenario):
         for _ in range(6):
             response = _post(provider, messages)
             assert response.status_code == 200, response.text
-            assert response.headers["Content-Type"].startswith("application/vnd.amazon.eventstream")
+            assert response.headers["Content-Type"] == "application/vnd.amazon.eventstream", (
+                f"a binary stream is served without a charset, not as {response.headers['Content-Type']!r}")
             turn = bedrock_adapter.parse_stream(response.content)
             message = bedrock_adapter.serialize_message({"role": "assistant", "blocks": turn["blocks"]})
             results = _results(message)
@@ -76,6 +77,23 @@ def test_a_joined_signature_is_400_cannot_be_modified():
             b["reasoningContent"]["reasoningText"]["signature"] for b in reasoning)
         answer = _post(provider, [PROMPT, message, _results(message)])
         assert answer.status_code == 400 and "cannot be modified" in answer.json()["message"], answer.text
+
+
+def test_botocore_reads_a_400_as_validation_exception():
+    """AWS names an error's type in x-amzn-ErrorType, not in the body: botocore reads the code from that header."""
+    botocore_session = pytest.importorskip("botocore.session")
+    from botocore.exceptions import ClientError
+
+    with _provider() as provider:
+        client = botocore_session.get_session().create_client(
+            "bedrock-runtime", region_name="us-east-1", endpoint_url=provider.origin,
+            aws_access_key_id="AKIDEXAMPLE", aws_secret_access_key="secret")
+        with pytest.raises(ClientError) as refused:
+            client.converse(modelId=MODEL.split("/")[-1], messages=[{"role": "assistant", "content": [{"text": "Hi"}]}])
+    error = refused.value.response["Error"]
+    assert (error["Code"], refused.value.response["ResponseMetadata"]["HTTPStatusCode"]) == ("ValidationException", 400), (
+        f"botocore read the loopback's 400 as {error}")
+    assert rules.FIRST_USER in [v.rule for v in provider.record.violations]
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "AWS4-HMAC-SHA256 Credential=x, Signature=y"}],

@@ -15,7 +15,9 @@ per index, in index order: each text joined from its own deltas, each call's
 input joined from its own pieces (``""`` when only empty pieces came), each
 reasoning block with its own text and its own signature (pieces joined, none
 carried over to the next block), each redacted block with the bytes sent,
-byte for byte (as base64). Each a separate assertion.
+byte for byte (as base64); the stop reason and the usage (a cache count of 0
+counting as one not sent: :func:`harness.testing.bedrock_streams.comparable`).
+Each a separate assertion.
 
 Level: wire (ConverseStream identifies a block by its index alone).
 
@@ -29,6 +31,7 @@ import pytest
 
 from harness.clip import shown
 from harness.contracts.block_checks import assert_same_turn
+from harness.testing.bedrock_streams import comparable
 from harness.testing.bedrock_incident import PLAN, TURN
 from harness.under_test.invoke import valid
 from harness.wire.bedrock_events import Plan, turn_body
@@ -61,4 +64,4 @@ def test_blocks_are_keyed_by_their_index(stream, turn, plan):
     assert isinstance(blocks, list) and len(blocks) == len(turn["blocks"]), (
         f"parse_stream returned {len(blocks) if isinstance(blocks, list) else shown(got)} blocks, but the stream "
         f"has {len(turn['blocks'])} (one per contentBlockIndex); {where}")
-    assert_same_turn(got, turn, where)
+    assert_same_turn(*comparable(got, turn), where)

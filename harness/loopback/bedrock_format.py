@@ -2,8 +2,9 @@
 
 The history rules and their texts are :mod:`harness.rules.bedrock_history`'s;
 this module says how Bedrock answers them: 400 with the body ``{"message":
-text}`` (a ``ValidationException``, as botocore reads AWS's JSON errors), and
-403 ``Missing Authentication Token`` without SigV4-shaped credentials (an
+text}`` and the error's type in the ``x-amzn-ErrorType`` header
+(``ValidationException``: botocore reads the code from that header, as AWS
+sends it), and 403 ``Missing Authentication Token`` without SigV4-shaped credentials (an
 ``Authorization: AWS4-HMAC-SHA256 Credential=...`` header beside
 ``X-Amz-Date``, or a Bedrock API key as a bearer token; present, never
 verified). ``converse-stream`` answers an event-stream body written by the one
@@ -30,6 +31,9 @@ EXCEPTION_AT = 3  # the event an exception round's exception message replaces: i
 MESSAGES_MISSING = "messages-missing"
 NO_TOKEN = "Missing Authentication Token"
 NOT_JSON = "Unable to parse request body as JSON."
+# The type AWS names in x-amzn-ErrorType per status of the answers here (AWS appends its service namespace).
+ERROR_TYPES = {400: "ValidationException", 403: "MissingAuthenticationTokenException", 429: "ThrottlingException"}
+ERROR_NAMESPACE = "http://internal.amazon.com/coral/com.amazon.bedrock/"
 NO_MESSAGES = ("1 validation error detected: Value null at 'messages' failed to satisfy constraint: Member must not "
                "be null")
 
@@ -59,6 +63,11 @@ def unreadable(fault: BodyFault) -> tuple[int, dict]:
 
 def refused(refusal) -> tuple[int, dict]:
     return 400, {"message": refusal.message}
+
+
+def answer_headers(status: int) -> dict[str, str]:
+    kind = ERROR_TYPES.get(status)
+    return {"x-amzn-ErrorType": f"{kind}:{ERROR_NAMESPACE}"} if kind else {}
 
 
 def item_index(path: str) -> int | None:
@@ -165,4 +174,5 @@ BEDROCK = WireFormat(
     name="bedrock", label="Bedrock", rules=bedrock_history.RULES, scenarios=SCENARIOS,
     default_scenario="signed-reasoning", accepts=accepts, authenticate=authenticate, shape=shape,
     shape_rule=MESSAGES_MISSING, unreadable=unreadable, refusals=bedrock_history.refusals, paired=paired,
-    refused=refused, item_index=item_index, turn_for=turn_for, streams=streams, stream_body=stream_body, whole=whole)
+    refused=refused, item_index=item_index, turn_for=turn_for, streams=streams, stream_body=stream_body, whole=whole,
+    answer_headers=answer_headers)

@@ -10,7 +10,7 @@ requests to place them in the scenario and writes the round in its own wire
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -45,3 +45,4 @@ class RouteReply:
     status: int
     payload: dict | list | None = None  # a JSON answer
     stream: bytes | None = None  # or a streamed body
+    headers: dict[str, str] = field(default_factory=dict)  # a JSON answer's own headers (an error's type)

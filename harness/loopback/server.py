@@ -259,7 +259,9 @@ class LoopbackProvider:
 
     async def _send(self, request: web.Request, exchange: Exchange, route: FormatRoute, reply) -> web.StreamResponse:
         if reply.stream is None:
-            return self._json(exchange, reply.status, reply.payload)
+            response = self._json(exchange, reply.status, reply.payload)
+            response.headers.update(reply.headers)
+            return response
         return await self._stream(request, exchange, reply.stream, spec_for(route.wire.name).framing)
 
     def _json(self, exchange, status: int, payload: dict | list) -> web.Response:
@@ -276,7 +278,8 @@ class LoopbackProvider:
         pieces = self.delivery.pieces(body, framing)
         exchange.status, exchange.response, exchange.pieces = 200, b"".join(pieces), len(pieces)
         coding = choose(self.coding, request.headers.get("Accept-Encoding"))
-        headers = {"Content-Type": f"{framing.media_type}; charset=utf-8", "Cache-Control": "no-cache"}
+        charset = "; charset=utf-8" if framing.text else ""
+        headers = {"Content-Type": framing.media_type + charset, "Cache-Control": "no-cache"}
         if coding != IDENTITY:
             headers["Content-Encoding"] = coding
         response = web.StreamResponse(status=200, headers=headers)

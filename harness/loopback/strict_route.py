@@ -48,6 +48,8 @@ class WireFormat:
     streams: Callable[[str, dict, dict], bool]  # (path, query, body) -> whether the answer is an SSE body
     stream_body: Callable[[dict, bool], bytes]  # (turn, fails) -> the SSE body
     whole: Callable[[dict, bool, str, dict], tuple[int, object]]  # (turn, fails, path, body) -> the answer unstreamed
+    # A JSON answer's status -> the headers its provider sends with it (AWS names an error's type in one).
+    answer_headers: Callable[[int], dict[str, str]] = lambda status: {}
 
 
 class StrictProfile:
@@ -112,11 +114,11 @@ class FormatRoute:
     def reply(self, exchange: Exchange, query: dict[str, str]) -> RouteReply:
         refused = self.wire.authenticate(exchange.headers, query)
         if refused is not None:
-            return RouteReply(*refused)
+            return RouteReply(*refused, headers=self.wire.answer_headers(refused[0]))
         exchange.violations = self.profile.check(exchange.body, exchange.number)
         first = next((v for v in exchange.violations if v.refused), None)
         if first is not None:
-            return RouteReply(first.status, first.error or {})
+            return RouteReply(first.status, first.error or {}, headers=self.wire.answer_headers(first.status))
         body = exchange.json
         turn, fails = self.wire.turn_for(self.scenario, body, self.allowed, self.prompts)
         exchange.source = f"{self.scenario.name} ({self.wire.label})"
@@ -125,4 +127,4 @@ class FormatRoute:
         if self.wire.streams(exchange.path, query, body):
             return RouteReply(200, stream=self.wire.stream_body(turn, fails))
         status, payload = self.wire.whole(turn, fails, exchange.path, body)
-        return RouteReply(status, payload)
+        return RouteReply(status, payload, headers=self.wire.answer_headers(status))

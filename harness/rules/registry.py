@@ -224,4 +224,14 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "signature", _BEDROCK_BLOCKS),
     Rule("bedrock-reasoning-as-sent", "wire", "the latest assistant message's reasoning comes back as sent: each "
          "block its own text and signature, redacted bytes byte for byte", _BEDROCK_BLOCKS),
+    # AWS Bedrock ConverseStream: the layout the service emits (harness.rules.bedrock_stream).
+    Rule("bedrock-stream-events", "wire", "every event one of ConverseStream's event types holding an object",
+         ("test_bedrock_event_stream", "test_bedrock_stream_blocks")),
+    Rule("bedrock-stream-message-start", "wire", "messageStart with the assistant role opens the stream, once",
+         ("test_bedrock_stream_blocks",)),
+    Rule("bedrock-stream-blocks", "wire", "blocks keyed by contentBlockIndex from 0: a contentBlockStart only for a "
+         "call (toolUse, the union's one member), deltas of one member each, every block stopped before messageStop",
+         ("test_bedrock_stream_blocks", "test_transport_streams", "test_stream_turns")),
+    Rule("bedrock-stream-end", "wire", "one messageStop with its stopReason, then metadata last with its usage and "
+         "metrics", ("test_bedrock_stream_blocks", "test_stream_turns")),
 )}

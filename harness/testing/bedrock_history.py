@@ -88,8 +88,17 @@ def assistant_message(turn: dict) -> dict:
 
 
 def result_block(result: dict) -> dict:
+    """The ``toolResult`` a correct serializer writes: AWS requires only the id and the content (status is optional)."""
     content = [{"text": result["content"]}] if result["content"] else []
-    return {"toolResult": {"toolUseId": result["tool_call_id"], "content": content, "status": "success"}}
+    return {"toolResult": {"toolUseId": result["tool_call_id"], "content": content}}
+
+
+def status_as_required(block: object) -> object:
+    """``block`` with a ``status`` of ``success`` left out: it says what an absent status says (AWS: optional)."""
+    result = block.get("toolResult") if isinstance(block, dict) else None
+    if not isinstance(result, dict) or result.get("status") != "success":
+        return block
+    return {**block, "toolResult": {k: v for k, v in result.items() if k != "status"}}
 
 
 def wire_history(events: list[dict]) -> list[dict]:
@@ -111,3 +120,44 @@ def wire_history(events: list[dict]) -> list[dict]:
 def is_question(message: object) -> bool:
     return isinstance(message, dict) and message.get("role") == "user" and any(
         isinstance(b, dict) and "text" in b for b in message.get("content") or ())
+
+
+def _placeholder(block: object) -> bool:
+    return isinstance(block, dict) and list(block) == ["text"] and isinstance(block["text"], str) \
+        and bool(block["text"].strip())
+
+
+def placeholders_dropped(content: list, blocks: list[dict]) -> list:
+    """``content`` (an assistant message written from ``blocks``) without the placeholder text of a blank block.
+
+    Bedrock refuses a blank text block, so a serializer leaves a blank block
+    out or stands a text Bedrock takes (LangChain's ``"."``) in its place:
+    either way nothing the model said is lost. Only a non-blank text block at
+    a blank block's place (and not the block written next) counts as its
+    placeholder; every other block stays, to be compared.
+    """
+    expected = [_content(b) for b in blocks]
+    out, at = [], 0
+    for k, block in enumerate(blocks):
+        if expected[k] is not None:
+            out += content[at:at + 1]
+            at += 1
+            continue
+        following = next((e for e in expected[k + 1:] if e is not None), None)
+        if block["type"] == "text" and at < len(content) and _placeholder(content[at]) and content[at] != following:
+            at += 1
+    return out + content[at:]
+
+
+def placeholder_dropped(block: object, sent: str) -> object:
+    """A ``toolResult`` ``block`` written for a result of content ``sent``, read as written without a placeholder.
+
+    A blank result (Bedrock refuses blank text) may go back with a non-blank
+    placeholder text instead, as a blank block of a model turn may.
+    """
+    result = block.get("toolResult") if isinstance(block, dict) else None
+    if sent.strip() or not isinstance(result, dict) or not (isinstance(result.get("content"), list)
+                                                    and len(result["content"]) == 1
+                                                    and _placeholder(result["content"][0])):
+        return block
+    return {**block, "toolResult": {**result, "content": [{"text": sent}] if sent else []}}

@@ -1,16 +1,16 @@
 """The shapes of a ConverseStream body (:mod:`harness.testing.shapes`): what Bedrock sends beside the codec's layout.
 
-The codec writes no start event for a text block, no padding, ``metadata``
-with its usage and metrics. Bedrock itself also pads every event's payload
-with a ``p`` field of filler characters (so a payload's length says nothing
-of its content), sends ``metadata`` without ``metrics`` through some
-gateways, and opens text blocks with an empty ``contentBlockStart`` on some
-models.
+The codec writes no padding and ``metadata`` with its usage and metrics.
+Bedrock itself also pads every event's payload with a ``p`` field of filler
+characters (so a payload's length says nothing of its content). Some gateways
+forward ``metadata`` without the ``metrics`` AWS's model requires: a relay
+layout. A text block never opens with a ``contentBlockStart`` (the start is a
+union whose one member is ``toolUse``), so no shape draws one.
 """
 
 from __future__ import annotations
 
-from harness.testing.shapes import Shape
+from harness.testing.shapes import Shape, relay
 
 _PAD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0"
 
@@ -28,22 +28,7 @@ def _no_metrics(events: list) -> list:
     return events
 
 
-def _text_starts(events: list) -> list:
-    opened, found = set(), []
-    for event in events:
-        start = event.get("contentBlockStart")
-        if start is not None:
-            opened.add(start["contentBlockIndex"])
-        delta = event.get("contentBlockDelta")
-        if delta is not None and delta["contentBlockIndex"] not in opened:
-            opened.add(delta["contentBlockIndex"])
-            found.append({"contentBlockStart": {"contentBlockIndex": delta["contentBlockIndex"], "start": {}}})
-        found.append(event)
-    return found
-
-
 SHAPES = (
     Shape("payloads padded with p", "Bedrock", _padded),
-    Shape("metadata without metrics", "Bedrock", _no_metrics),
-    Shape("text blocks opened by an empty start", "Bedrock (some models)", _text_starts),
+    relay("metadata without metrics", "gateways that forward only the usage", _no_metrics),
 )

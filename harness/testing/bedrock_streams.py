@@ -3,10 +3,10 @@
 :func:`turns` draws every block Converse streams in any order (text,
 reasoning signed or not, redacted reasoning as any bytes, tool calls with
 ids of Bedrock's pattern and arguments as any JSON object or none), unicode
-and empty text, 0 to 8 calls, every stop reason, usage or none.
-:func:`plans` draws how: each value cut anywhere, the blocks' deltas
-interleaved in any order (each keyed by its ``contentBlockIndex``), text
-blocks with or without a start event.
+and empty text, 0 to 8 calls, every stop reason, usage or none (written as
+counting nothing). :func:`plans` draws how: each value cut anywhere, the
+blocks' deltas interleaved in any order (each keyed by its
+``contentBlockIndex``).
 :func:`harness.wire.bedrock_events.turn_body` writes the pair as a body.
 """
 
@@ -27,9 +27,17 @@ _COUNT = st.integers(0, 1_000_000)
 
 signatures = st.binary(min_size=1, max_size=64).map(lambda raw: base64.b64encode(raw).decode("ascii"))
 redacted_data = st.binary(min_size=0, max_size=64).map(lambda raw: base64.b64encode(raw).decode("ascii"))
+
+
+def _totalled(usage: dict) -> dict:
+    """``usage`` with its ``totalTokens`` as Converse counts it: every input, cached or not, and the output."""
+    return {**usage, "totalTokens": sum(v for k, v in usage.items() if k != "totalTokens")}
+
+
+# A usage the service sends: at least one input token, the total its counts add up to (never a free number).
 usages = st.one_of(st.none(), st.fixed_dictionaries(
-    {"inputTokens": st.integers(1, 1_000_000), "outputTokens": _COUNT, "totalTokens": _COUNT},
-    optional={"cacheReadInputTokens": _COUNT, "cacheWriteInputTokens": _COUNT}))
+    {"inputTokens": st.integers(1, 1_000_000), "outputTokens": _COUNT, "totalTokens": st.just(0)},
+    optional={"cacheReadInputTokens": _COUNT, "cacheWriteInputTokens": _COUNT}).map(_totalled))
 
 _texts = st.builds(lambda t: {"type": "text", "text": t}, any_text)
 _reasoning = st.builds(lambda t, s: {"type": "reasoning", "text": t, "signature": s}, any_text,
@@ -64,13 +72,21 @@ def _deltas(block: dict, pieces: tuple[str, ...]) -> int:
 
 @st.composite
 def plans(draw, turn: dict) -> Plan:
-    """How ``turn`` is streamed: values cut anywhere, deltas of the blocks interleaved, text starts or none."""
+    """How ``turn`` is streamed: values cut anywhere, deltas of open blocks interleaved, blocks opened in order."""
     blocks = turn["blocks"]
     pieces = tuple(tuple(draw(pieces_of(b.get("arguments", b.get("text", "")), always=b["type"] != "tool_call")))
                    if b["type"] != "redacted_reasoning" else () for b in blocks)
-    slots = [k for k, b in enumerate(blocks) for _ in range(_deltas(b, pieces[k]))]
-    schedule = tuple(draw(st.permutations(slots)))
-    return Plan(pieces=pieces, schedule=schedule, text_starts=draw(st.booleans()))
+    schedule: list[int] = []
+    floor = 0  # where the block opened last had its first delta: the next block's deltas all come after it
+    for k, block in enumerate(blocks):
+        count = _deltas(block, pieces[k])
+        if not count:
+            continue
+        spots = sorted(draw(st.lists(st.integers(floor, len(schedule)), min_size=count, max_size=count)))
+        for offset, spot in enumerate(spots):
+            schedule.insert(spot + offset, k)
+        floor = spots[0] + 1
+    return Plan(pieces=pieces, schedule=tuple(schedule))
 
 
 @st.composite
@@ -78,3 +94,25 @@ def streamed_turns(draw, max_calls: int = 8) -> tuple[dict, Plan]:
     """A turn and a plan that streams it."""
     turn = draw(turns(max_calls))
     return turn, draw(plans(turn))
+
+
+CACHE_COUNTS = ("cacheReadInputTokens", "cacheWriteInputTokens")
+
+
+def comparable(got: object, sent: dict) -> tuple[object, dict]:
+    """``(got, sent)`` as the shared block rules compare them: a cache count of 0 and one not sent count the same.
+
+    Converse sends a cache count only where the prompt cache was asked for,
+    and 0 where it read or wrote nothing: both say no token came from the
+    cache, as :func:`harness.rules.blocks.no_usage` reads a usage of zeros as
+    none (clients that hold an absent count as 0 tell apart every count the
+    wire can). Every other count, and every count that is not 0, as it came.
+    """
+    usage, want = (got.get("usage") if isinstance(got, dict) else None), sent.get("usage")
+    if not (isinstance(usage, dict) and isinstance(want, dict)):
+        return got, sent
+
+    def counted(value: dict) -> dict:
+        return {k: v for k, v in value.items() if not (k in CACHE_COUNTS and v == 0)}
+
+    return {**got, "usage": counted(usage)}, {**sent, "usage": counted(want)}

@@ -307,6 +307,7 @@ BEDROCK = Strategies(
                  toolConfig={"tools": []}),
         _refused(bedrock_rules.refusals, "messages", (bedrock_rules.FIRST_USER, bedrock_rules.ROLES_ALTERNATE)),
         bedrock_history.is_question, _role("assistant")),
+    comparable=bedrock_streams.comparable,
 )
 
 

@@ -5,14 +5,16 @@ ConverseStream sends it, each event an event-stream message
 (:mod:`harness.wire.eventstream`): ``messageStart {role}``, then per block
 (its ``contentBlockIndex`` its place in the turn) a ``contentBlockStart``
 for a call only (``start.toolUse {toolUseId, name}``; text and reasoning
-blocks have none), ``contentBlockDelta`` events (``delta.text``,
+blocks have none: AWS's model makes a start a union whose one member is
+``toolUse``), ``contentBlockDelta`` events (``delta.text``,
 ``delta.toolUse.input`` pieces, ``delta.reasoningContent`` ``text`` pieces
 then its ``signature``, or its ``redactedContent``) and a ``contentBlockStop``;
-then ``messageStop {stopReason}`` and ``metadata {usage, metrics}``.
+then ``messageStop {stopReason}`` and ``metadata {usage, metrics}``, both of which
+AWS's model requires (a turn without usage is written as counting nothing).
 
 A :class:`Plan` says how: each block's value in which pieces, in which order
-the blocks' deltas interleave (each still keyed by its index), whether text
-blocks get a start of their own, an exception mid-stream, a body cut short.
+the blocks' deltas interleave (each still keyed by its index), an exception
+mid-stream, a body cut short.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from harness.wire.eventstream import event_message, exception_message
 
 THROTTLED = ("throttlingException", "Too many requests, please wait before trying again.")
 METRICS = {"latencyMs": 812}
+NO_USAGE = {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}  # counts nothing (rules.blocks.no_usage)
 
 
 @dataclass(frozen=True)
@@ -33,16 +36,16 @@ class Plan:
     input, a reasoning text; a redacted block's bytes and a signature always
     whole); None: each value in one piece. ``schedule``: the block index each
     delta event takes in turn (every block's pieces in its own order), so
-    deltas of several blocks interleave; None: block after block. A block's
+    deltas of several blocks interleave, each block opened after the one
+    before it (ConverseStream opens blocks in index order); None: block after
+    block. A block's
     start comes before its first delta, its stop after its last.
-    ``text_starts``: text and reasoning blocks get a ``contentBlockStart``
-    too. ``exception``: the event position an exception message takes, the
+    ``exception``: the event position an exception message takes, the
     body ending after it. ``cut``: how many events are kept.
     """
 
     pieces: tuple[tuple[str, ...], ...] | None = None
     schedule: tuple[int, ...] | None = None
-    text_starts: bool = False
     exception: int | None = None
     cut: int | None = None
 
@@ -91,26 +94,27 @@ def turn_events(turn: dict, plan: Plan = Plan()) -> list[tuple[str, dict]]:
         k for k, queue in enumerate(queues) for _ in queue)
     if sorted(schedule) != sorted(k for k, queue in enumerate(queues) for _ in queue):
         raise ValueError(f"the schedule {list(schedule)} does not take each block's {[len(q) for q in queues]} deltas")
+    firsts = list(dict.fromkeys(schedule))
+    if firsts != sorted(firsts):
+        raise ValueError(f"the schedule {list(schedule)} opens blocks in the order {firsts}; ConverseStream opens "
+                         "them in index order")
     found: list[tuple[str, dict]] = [("messageStart", {"role": "assistant"})]
-    opened: set[int] = set()
-    for k in schedule:
-        if k not in opened:
-            opened.add(k)
-            start = _start(blocks[k])
-            if start is not None or plan.text_starts:
-                found.append(("contentBlockStart", {"contentBlockIndex": k, "start": start or {}}))
+    opened = 0  # every block below this index is open
+    for k in (*schedule, len(blocks)):
+        while opened <= k and opened < len(blocks):  # open in index order; a block without deltas (a call that
+            start = _start(blocks[opened])           # streamed no input) opens and stops in its place
+            found += [("contentBlockStart", {"contentBlockIndex": opened, "start": start})] if start else []
+            if not queues[opened]:
+                found.append(("contentBlockStop", {"contentBlockIndex": opened}))
+            opened += 1
+        if k == len(blocks):
+            break
         found.append(queues[k].pop(0))
         if not queues[k]:
             found.append(("contentBlockStop", {"contentBlockIndex": k}))
-    for k, block in enumerate(blocks):
-        if k not in opened:  # a block without deltas (a call that streamed no input) still opens and stops
-            found += [("contentBlockStart", {"contentBlockIndex": k, "start": _start(block) or {}}),
-                      ("contentBlockStop", {"contentBlockIndex": k})]
     found.append(("messageStop", {"stopReason": turn["stop_reason"]}))
-    metadata: dict = {"metrics": dict(METRICS)}
-    if turn.get("usage") is not None:
-        metadata = {"usage": turn["usage"], **metadata}
-    found.append(("metadata", metadata))
+    usage = turn["usage"] if turn.get("usage") is not None else dict(NO_USAGE)
+    found.append(("metadata", {"usage": usage, "metrics": dict(METRICS)}))
     return found
 
 

@@ -35,6 +35,7 @@ class BodyFraming:
     frame_ends: Callable[[bytes], list[int]]
     read: Callable[[bytes], list[Event]]  # the events a body dispatches, in order
     write: Callable[[Sequence[Event]], bytes]  # events as a whole body, which reads back to them
+    text: bool = True  # its bodies are UTF-8 text (served with charset=utf-8); False: binary
 
     def frames(self, body: bytes) -> list[bytes]:
         """``body`` cut after every frame (the separator stays with its frame); joined they give ``body``."""
@@ -66,4 +67,4 @@ def _ndjson(events: Sequence[Event]) -> bytes:
 SSE = BodyFraming("sse", "text/event-stream", _sse_ends, _sse_read, sse_events)
 NDJSON = BodyFraming("ndjson", "application/x-ndjson", _line_ends, _lines, _ndjson)
 EVENT_STREAM = BodyFraming("eventstream", "application/vnd.amazon.eventstream", eventstream.frame_ends,
-                           eventstream.events, eventstream.write_events)
+                           eventstream.events, eventstream.write_events, text=False)

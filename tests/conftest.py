@@ -23,8 +23,6 @@ import signal
 import pytest
 from hypothesis import HealthCheck, settings
 
-import reference_checks
-
 settings.register_profile(
     "harness-own-tests",
     settings(settings.default, deadline=None,
@@ -44,6 +42,10 @@ if _BLOCKED not in os.environ.get("PYTEST_ADDOPTS", ""):
 @pytest.fixture(scope="session")
 def reference_check(tmp_path_factory):
     """``reference_check(format)``: the session's one ``harness check`` of that format's reference (made on first use)."""
+    # Imported here, not at the top: tests that copy this conftest elsewhere (test_own_tests_under_load) need
+    # only its profile and its signal handling.
+    import reference_checks
+
     made: dict[str, reference_checks.ReferenceCheck] = {}
 
     def check(format: str) -> reference_checks.ReferenceCheck:

@@ -92,7 +92,8 @@ def _thinking(block: dict) -> dict:
     return {"type": "reasoning", "text": block.get("thinking") or "", "signature": block.get("signature") or ""}
 
 
-def _blocks(message) -> list[dict]:
+def message_blocks(message) -> list[dict]:
+    """The neutral blocks of a message litellm normalised (its thinking blocks, text, then calls)."""
     blocks = [_thinking(b) for b in getattr(message, "thinking_blocks", None) or []]
     if message.content:
         blocks.append({"type": "text", "text": message.content})
@@ -128,7 +129,7 @@ class LiteLLMAnthropicAdapter:
         if built is None or not built.choices:
             return {"blocks": [], "stop_reason": None, "usage": usage}
         choice = built.choices[0]
-        return {"blocks": _blocks(choice.message), "stop_reason": _stop_reason(choice), "usage": usage}
+        return {"blocks": message_blocks(choice.message), "stop_reason": _stop_reason(choice), "usage": usage}
 
     def serialize_message(self, message: dict) -> dict:
         if message["role"] == "assistant":

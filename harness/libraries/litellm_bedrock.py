@@ -42,6 +42,7 @@ from litellm.llms.anthropic.messages.adapters.transformation import LiteLLMAnthr
 from litellm.llms.custom_httpx.http_handler import HTTPHandler  # noqa: E402
 
 from harness.libraries import bedrock_runtime  # noqa: E402
+from harness.libraries.litellm_anthropic import message_blocks  # noqa: E402
 from harness.wire.bedrock_events import turn_body  # noqa: E402
 
 litellm.suppress_debug_info = True
@@ -99,21 +100,6 @@ def _usage(usage) -> dict | None:
     return plain | {name: count for name, count in cached.items() if count}
 
 
-def _thinking(block: dict) -> dict:
-    if block.get("type") == "redacted_thinking":
-        return {"type": "redacted_reasoning", "data": block.get("data")}
-    return {"type": "reasoning", "text": block.get("thinking") or "", "signature": block.get("signature") or ""}
-
-
-def _blocks(message) -> list[dict]:
-    blocks = [_thinking(b) for b in getattr(message, "thinking_blocks", None) or []]
-    if message.content:
-        blocks.append({"type": "text", "text": message.content})
-    blocks += [{"type": "tool_call", "id": c.id, "name": c.function.name, "arguments": c.function.arguments}
-               for c in message.tool_calls or []]
-    return blocks
-
-
 class LiteLLMBedrockAdapter:
     name = f"litellm {version('litellm')}"
     format = "bedrock"
@@ -126,7 +112,7 @@ class LiteLLMBedrockAdapter:
         choice = built.choices[0]
         stop_reason = (LiteLLMAnthropicMessagesAdapter()._translate_openai_finish_reason_to_anthropic(
             choice.finish_reason) if choice.finish_reason is not None else None)
-        return {"blocks": _blocks(choice.message), "stop_reason": stop_reason, "usage": usage}
+        return {"blocks": message_blocks(choice.message), "stop_reason": stop_reason, "usage": usage}
 
     def serialize_message(self, message: dict) -> dict:
         if message["role"] == "assistant":

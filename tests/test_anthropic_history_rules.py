@@ -192,7 +192,14 @@ REPLAYS = {
     "signature cut": (({**THINK, "signature": THINK["signature"][:-1]},) + INTERLEAVED[1:],
                       (rules.THINKING_UNMODIFIED, 0, "{}: Invalid `signature` in `thinking` block")),
     "redacted data changed": (INTERLEAVED[:3] + ({**REDACTED, "data": REDACTED["data"].lower()},) + INTERLEAVED[4:],
-                              (rules.THINKING_UNMODIFIED, 3, MODIFIED)),
+                              (rules.THINKING_UNMODIFIED, 3, rules.INVALID_DATA_TEXT)),
+    # The incident: a thinking block whose text was omitted went back as redacted, its signature as the data.
+    "thinking sent back as redacted with its signature": (
+        ({"type": "redacted_thinking", "data": THINK["signature"]},) + INTERLEAVED[1:],
+        (rules.THINKING_UNMODIFIED, 0, rules.INVALID_DATA_TEXT)),
+    # Data the provider sent, in another block's place, decrypts: the block is moved, not invalid.
+    "redacted block swapped with the thinking block": ((REDACTED, TEXT, _use("toolu_a"), THINK, _use("toolu_b")),
+                                                       (rules.THINKING_UNMODIFIED, 0, MODIFIED)),
     "redacted block dropped": (INTERLEAVED[:3] + INTERLEAVED[4:], (rules.THINKING_UNMODIFIED, 0, MODIFIED)),
     # Only the thinking blocks' places are held: other blocks swapping between them moves none.
     "text and a tool use swapped": ((THINK, _use("toolu_a"), TEXT, REDACTED, _use("toolu_b")), None),

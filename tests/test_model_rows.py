@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from harness.rules import anthropic_thinking, models
-from harness.rules.models import ANTHROPIC_DISABLED_REFUSED, ANTHROPIC_ENABLED_REFUSED
+from harness.rules.models import ANTHROPIC_DISABLED_REFUSED, ANTHROPIC_ENABLED_REFUSED, ANTHROPIC_PREFILL_REFUSED
 
 
 @pytest.mark.parametrize("model, row", [
@@ -137,6 +137,39 @@ def test_the_loopback_answers_thinking_by_the_requests_model(model, thinking, st
     if status == 400:
         assert response.json()["error"]["message"] in (ANTHROPIC_ENABLED_REFUSED, ANTHROPIC_DISABLED_REFUSED)
         assert violations == ["thinking-form-of-model"], violations
+
+
+@pytest.mark.parametrize("model, status", [
+    ("claude-sonnet-4-6", 400), ("claude-opus-4-7", 400), ("claude-sonnet-5", 400), ("claude-fable-5", 400),
+    ("claude-sonnet-4-5", 200),  # older models continue the assistant's message
+    ("claude-test", 200),  # unlisted: the wire's rules alone
+])
+def test_the_loopback_answers_a_prefill_by_the_requests_model(model, status):
+    import httpx
+
+    from harness.loopback.anthropic_format import ANTHROPIC
+    from harness.loopback.server import LoopbackProvider
+    from harness.loopback.strict_route import FormatRoute
+
+    body = {"model": model, "max_tokens": 4096, "stream": False,
+            "messages": [{"role": "user", "content": "List the files as JSON."}, {"role": "assistant", "content": "["}]}
+    if model == "claude-fable-5":
+        body["thinking"] = {"type": "adaptive"}
+    with LoopbackProvider(routes=(FormatRoute(ANTHROPIC, "interleaved-thinking"),)) as provider:
+        response = httpx.post(provider.route_url("anthropic") + "/v1/messages", json=body,
+                              headers={"x-api-key": "loopback-key"}, timeout=10)
+        violations = [v.rule for v in provider.record.violations]
+    if status == 400:
+        assert response.status_code == 400, response.text
+        assert response.json()["error"]["message"] == ANTHROPIC_PREFILL_REFUSED
+        assert violations == ["prefill-of-model"], violations
+    else:
+        assert "prefill-of-model" not in violations, violations
+    with LoopbackProvider(routes=(FormatRoute(ANTHROPIC, "interleaved-thinking"),)) as provider:
+        asked = {**body, "messages": body["messages"] + [{"role": "user", "content": "Go on."}]}
+        response = httpx.post(provider.route_url("anthropic") + "/v1/messages", json=asked,
+                              headers={"x-api-key": "loopback-key"}, timeout=10)
+        assert "prefill-of-model" not in [v.rule for v in provider.record.violations], response.text
 
 
 def _check(*args: str) -> str:

@@ -3,7 +3,9 @@
 Incident: replay rebuilt the content as all thinking, then text, then tools
 (incident `anthropic-replay-regrouped`); a serializer wrote ``thinking -> tool_use -> text``
 (incident `anthropic-tool-use-not-last`); the signature or the redacted data did not survive
-serialization (incident `anthropic-opaque-lost`); an empty text block went out
+serialization (incident `anthropic-opaque-lost`), or a thinking block whose text was omitted
+went back as redacted_thinking, its signature as the data (incident
+`anthropic-redacted-data-invalid`); an empty text block went out
 (incident `anthropic-empty-text`).
 
 Rule: ``serialize_message({"role": "assistant", "blocks": [...]})`` writes a
@@ -21,8 +23,9 @@ Level: wire (Anthropic's Messages format and the 400s it answers).
 
 Production fingerprint: HTTP 400 "messages.N.content.M: `thinking` or
 `redacted_thinking` blocks in the latest assistant message cannot be
-modified", "Invalid `signature` in `thinking` block", "text content blocks
-must be non-empty", on the request right after a tool round.
+modified", "Invalid `signature` in `thinking` block", "Invalid 'data' in
+'redacted_thinking' block", "text content blocks must be non-empty", on the
+request right after a tool round.
 """
 
 import copy
@@ -44,6 +47,10 @@ _turns = st.booleans().flatmap(lambda thinking: anthropic_turns(thinking, max_ca
 EMPTY_BESIDE_CALL = {"blocks": [{"type": "redacted_reasoning", "data": "ZGF0YQ=="}, {"type": "text", "text": ""},
                                 {"type": "tool_call", "id": "toolu_09", "name": "list_dir", "arguments": ""}],
                      "stop_reason": "tool_use", "usage": None}
+# Pinned: a turn of a model that omits its thinking (the thinking text is "", the signature carries it).
+OMITTED_THINKING = {"blocks": [{"type": "reasoning", "text": "", "signature": "RXJVRkNrWUlCaGdD"},
+                               {"type": "tool_call", "id": "toolu_07", "name": "list_dir", "arguments": ""}],
+                    "stop_reason": "tool_use", "usage": None}
 
 
 def _serialized(messages, turn: dict) -> tuple[dict, dict]:
@@ -73,6 +80,7 @@ def test_blocks_go_back_in_order_with_their_values(messages, turn):
 @given(turn=_turns)
 @example(turn=INTERLEAVED_TURN)
 @example(turn=EMPTY_BESIDE_CALL)
+@example(turn=OMITTED_THINKING)
 def test_the_serialized_message_is_one_anthropic_accepts(messages, turn):
     wire, _ = _serialized(messages, turn)
     results = [{"type": "tool_result", "tool_use_id": c["id"], "content": "ok"} for c in calls_of(turn)]

@@ -12,8 +12,9 @@ words, as public client bug reports quote it, and one that is not an object
 or has no ``messages`` list gets the field errors of Anthropic's request
 validator. The request's model picks its row of the model table
 (:mod:`harness.rules.models`): thinking in a form that model refuses gets
-its text. The provider pairs the request's assistant messages with the turns
-it sent, from the first. A round (:mod:`.anthropic_scenarios`) streams with
+its text, and so does a prefill (the last message the assistant's) to a
+model that takes none. The provider pairs the request's assistant messages
+with the turns it sent, from the first. A round (:mod:`.anthropic_scenarios`) streams with
 ``"stream": true``, else answers as one ``message`` object; a round scripted
 to fail is an ``overloaded_error`` event mid-stream, or HTTP 529 unstreamed
 (the overload of :data:`harness.wire.anthropic_events.OVERLOADED`).
@@ -94,7 +95,8 @@ def message(turn: dict, model: str | None = None) -> dict:
 
 
 ANTHROPIC = WireFormat(
-    name="anthropic", label="Messages", rules=(anthropic_thinking.FORM_OF_MODEL, *anthropic_history.RULES),
+    name="anthropic", label="Messages", rules=(anthropic_thinking.FORM_OF_MODEL, anthropic_thinking.PREFILL_OF_MODEL,
+                                           *anthropic_history.RULES),
     scenarios=SCENARIOS,
     default_scenario="interleaved-thinking", accepts=lambda method, path: method == "POST" and path == MESSAGES_PATH,
     authenticate=authenticate, shape=shape, shape_rule="messages-missing", unreadable=unreadable,

@@ -38,7 +38,10 @@ The rules, by the Messages documentation:
   text and signature (or data) byte for byte, in the same order, each with
   the same number of other blocks before it (blank text blocks, which cannot
   be sent back, are not counted). Omitting them is allowed in a finished
-  turn, never in the open one. With ``every_turn`` (newer models, a
+  turn, never in the open one. A redacted_thinking block whose ``data`` is
+  no redacted data Anthropic sent (edited, or a thinking block's signature
+  moved there) cannot be decrypted: its own text (microsoft/vscode pull
+  320196), where a block moved or dropped gets "cannot be modified". With ``every_turn`` (newer models, a
   provider-level rule) each earlier assistant message is held to the same,
   omission included; Anthropic answers such a change with the same text.
   Without ``sent``, a thinking block of the latest assistant message whose
@@ -93,6 +96,8 @@ THINKING_OFF_TEXT = "When thinking is disabled, an `assistant` message in the fi
 UNMODIFIED_TEXT = ("{path}: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be "
                    "modified. These blocks must remain as they were in the original response.")
 SIGNATURE_TEXT = "{path}: Invalid `signature` in `thinking` block"
+# Uncertain: the report quotes no path, and no report shows which text an edited block of an earlier turn gets.
+INVALID_DATA_TEXT = "Invalid 'data' in 'redacted_thinking' block"
 
 THINKING_TYPES = ("thinking", "redacted_thinking")
 
@@ -302,8 +307,9 @@ def _opaque(block: dict) -> tuple:
     return ("redacted_thinking", block.get("data"))
 
 
-def _first_change(n: int, blocks: list, turn: dict) -> tuple[str, str] | None:
-    """Where the thinking of ``blocks`` (message ``n``) first differs from the sent turn's, and the text for it."""
+def _first_change(n: int, blocks: list, turn: dict, issued: list) -> tuple[str, str] | None:
+    """Where the thinking of ``blocks`` (message ``n``) first differs from the sent turn's, and the text for it;
+    ``issued``: every redacted data the provider sent (other bytes cannot be decrypted)."""
     sent = _placed_thinking([wire_block(b) for b in turn.get("blocks") or () if isinstance(b, dict)])
     got = _placed_thinking(blocks)
     for k, want in enumerate(sent):
@@ -316,6 +322,8 @@ def _first_change(n: int, blocks: list, turn: dict) -> tuple[str, str] | None:
             same_text = before == want[2] and _opaque(block)[:2] == _opaque(want[1])[:2]
             if same_text and block.get("type") == "thinking":
                 return path, SIGNATURE_TEXT
+            if block.get("type") == "redacted_thinking" and block.get("data") not in issued:
+                return path, INVALID_DATA_TEXT
             return path, UNMODIFIED_TEXT
     if len(got) > len(sent):
         return f"messages.{n}.content.{got[len(sent)][0]}", UNMODIFIED_TEXT
@@ -334,6 +342,8 @@ def _unsigned(messages: list[dict]) -> list[Refusal]:
 
 def _unmodified(messages: list[dict], sent: list[dict], every_turn: bool) -> list[Refusal]:
     assistants = [n for n, message in enumerate(messages) if _role(message) == "assistant"]
+    issued = [b.get("data") for t in sent for b in t.get("blocks") or ()
+              if isinstance(b, dict) and b.get("type") == "redacted_reasoning"]
     found = []
     for k, n in enumerate(reversed(assistants)):
         if k >= len(sent) or (k > 0 and not every_turn):
@@ -341,7 +351,7 @@ def _unmodified(messages: list[dict], sent: list[dict], every_turn: bool) -> lis
         blocks = _blocks(messages[n])
         if k == 0 and n != open_assistant(messages) and not _placed_thinking(blocks):
             continue  # a finished turn's thinking may be left out
-        change = _first_change(n, blocks, sent[len(sent) - 1 - k])
+        change = _first_change(n, blocks, sent[len(sent) - 1 - k], issued)
         if change is not None:
             path, text = change
             found.append(Refusal(THINKING_UNMODIFIED if k == 0 else EARLIER_UNCHANGED, path, text.format(path=path)))

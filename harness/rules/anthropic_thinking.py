@@ -7,6 +7,10 @@ to 4.6; refused by the adaptive-only ones). ``{"type": "disabled"}`` or no
 ``thinking`` turns it off, except on the models that always think, which
 refuse ``disabled`` and think adaptively when the key is absent.
 
+A request judged as its model judges it (:func:`request_refusals`) is also
+held to the model's prefill rule: the models that take no assistant prefill
+refuse a request whose last message is the assistant's.
+
 Where the provider's own text is known it is quoted; the others are our
 words, and say so.
 """
@@ -15,10 +19,11 @@ from __future__ import annotations
 
 from harness.clip import shown
 from harness.rules import anthropic_history
-from harness.rules.models import (ADAPTIVE, ANTHROPIC_DISABLED_REFUSED, ANTHROPIC_ENABLED_REFUSED, BUDGET, ModelRow,
-                                  row_for)
+from harness.rules.models import (ADAPTIVE, ANTHROPIC_DISABLED_REFUSED, ANTHROPIC_ENABLED_REFUSED,
+                                  ANTHROPIC_PREFILL_REFUSED, BUDGET, ModelRow, row_for)
 
-FORM_OF_MODEL = "thinking-form-of-model"  # the registry's name of the rule
+FORM_OF_MODEL = "thinking-form-of-model"  # the registry's names of the rules
+PREFILL_OF_MODEL = "prefill-of-model"
 
 MIN_BUDGET = 1024
 
@@ -83,12 +88,21 @@ def _effort_problems(body: dict, row: ModelRow) -> list[str]:
     return []
 
 
+def prefill_refusals(body: dict, row: ModelRow) -> list[anthropic_history.Refusal]:
+    """The refusal of a request that ends with an assistant message, by a model that takes no prefill."""
+    messages = body.get("messages") if isinstance(body.get("messages"), list) else []
+    last = messages[-1] if messages else None
+    if row.prefill or not (isinstance(last, dict) and last.get("role") == "assistant"):
+        return []
+    return [anthropic_history.Refusal(PREFILL_OF_MODEL, f"messages.{len(messages) - 1}", ANTHROPIC_PREFILL_REFUSED)]
+
+
 def request_refusals(body: dict, sent: list[dict] | None = None) -> list[anthropic_history.Refusal]:
-    """Every refusal of a Messages request as its model judges it: the thinking parameters by the model's row
-    (a model the table does not know: none of these), then the history rules, thinking on where the model
-    thinks by default."""
+    """Every refusal of a Messages request as its model judges it: the thinking parameters and the prefill rule
+    by the model's row (a model the table does not know: none of these), then the history rules, thinking on
+    where the model thinks by default."""
     row = row_for(body["model"]) if isinstance(body.get("model"), str) else None
     if row is None or row.format != "anthropic":
         return anthropic_history.refusals(body, sent)
     said = [anthropic_history.Refusal(FORM_OF_MODEL, "thinking", text) for text in refusals(body, row)]
-    return said + anthropic_history.refusals(effective(body, row), sent)
+    return said + prefill_refusals(body, row) + anthropic_history.refusals(effective(body, row), sent)

@@ -31,6 +31,11 @@ ANTHROPIC_ENABLED_REFUSED = ("`thinking.type.enabled` is not supported for this 
 ANTHROPIC_DISABLED_REFUSED = ("`thinking.type.disabled` is not supported for this model. Thinking defaults to "
                               "adaptive mode when not specified; use `thinking.type.enabled` with `budget_tokens` "
                               "for extended thinking.")
+# ... and a model that takes no assistant prefill, for a request whose last message is the assistant's. Reported
+# for Claude 4.6 and later (Anthropic lists it among 4.6's breaking changes); whether Opus 5 refuses it is not
+# reported (its row's others do).
+ANTHROPIC_PREFILL_REFUSED = ("This model does not support assistant message prefill. The conversation must end "
+                             "with a user message.")
 # OpenAI, chat completions, its newest families with function tools (the model's id in place of {model}).
 OPENAI_TOOLS_WITH_EFFORT = ("Function tools with reasoning_effort are not supported for {model} in "
                             "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort "
@@ -64,6 +69,7 @@ class ModelRow:
     thinking: tuple[str, ...] = ()
     can_disable: bool = True
     efforts: tuple[str, ...] = ()  # Anthropic: the output_config.effort words the model takes, lowest first
+    prefill: bool = True  # Anthropic: a request may end with an assistant message (the model continues it)
     tools_with_effort: bool = True  # chat: function tools beside a reasoning_effort other than "none"
     era: str | None = None  # DeepSeek: its reasoning_content rule (harness.rules.reasoning)
     base_url: str | None = None  # chat: the provider's endpoint, which decides an adapter's profile
@@ -87,17 +93,18 @@ ROWS: tuple[ModelRow, ...] = (
              "claude-sonnet-4-5", "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking",
              thinking=(BUDGET,)),
     ModelRow("anthropic-4.6-sonnet", "anthropic", ("claude-sonnet-4-6*",), "claude-sonnet-4-6", _ANTHROPIC_ADAPTIVE_DOCS,
-             thinking=(ADAPTIVE, BUDGET), efforts=("low", "medium", "high")),
+             thinking=(ADAPTIVE, BUDGET), efforts=("low", "medium", "high"), prefill=False),
     ModelRow("anthropic-4.6-opus", "anthropic", ("claude-opus-4-6*",), "claude-opus-4-6", _ANTHROPIC_ADAPTIVE_DOCS,
-             thinking=(ADAPTIVE, BUDGET), efforts=("low", "medium", "high", "max")),
+             thinking=(ADAPTIVE, BUDGET), efforts=("low", "medium", "high", "max"), prefill=False),
     ModelRow("anthropic-adaptive", "anthropic", ("claude-opus-4-7*", "claude-opus-4-8*", "claude-opus-5*"),
              "claude-opus-4-7", _ANTHROPIC_ADAPTIVE_DOCS, thinking=(ADAPTIVE,),
-             efforts=("low", "medium", "high", "xhigh", "max")),
+             efforts=("low", "medium", "high", "xhigh", "max"), prefill=False),
     # Sonnet 5's effort words beyond high are not documented: only the three every adaptive model takes.
     ModelRow("anthropic-adaptive-sonnet", "anthropic", ("claude-sonnet-5*",), "claude-sonnet-5",
-             _ANTHROPIC_ADAPTIVE_DOCS, thinking=(ADAPTIVE,), efforts=("low", "medium", "high")),
+             _ANTHROPIC_ADAPTIVE_DOCS, thinking=(ADAPTIVE,), efforts=("low", "medium", "high"), prefill=False),
     ModelRow("anthropic-adaptive-always", "anthropic", ("claude-fable-5*", "claude-mythos-*"), "claude-fable-5",
-             _ANTHROPIC_ADAPTIVE_DOCS, thinking=(ADAPTIVE,), can_disable=False, efforts=("low", "medium", "high")),
+             _ANTHROPIC_ADAPTIVE_DOCS, thinking=(ADAPTIVE,), can_disable=False, efforts=("low", "medium", "high"),
+             prefill=False),
     ModelRow("openai-tools-beside-effort", "chat", ("gpt-4*", "gpt-5", "gpt-5-*", "gpt-5.1*", "gpt-5.2*", "o1*",
                                                     "o3*", "o4*"),
              "gpt-5-mini", "https://platform.openai.com/docs/api-reference/chat/create", base_url=_OPENAI),

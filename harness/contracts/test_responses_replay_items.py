@@ -23,7 +23,8 @@ Production fingerprint: 400 "Item 'rs_...' of type 'reasoning' was provided
 without its required following item.", "... of type 'function_call' was
 provided without its required 'reasoning' item", 404 "Item with id 'rs_...'
 not found. Items are not persisted when `store` is set to false.", or
-``invalid_encrypted_content``, on the request after a tool round.
+``invalid_encrypted_content`` "The encrypted content for item rs_... could
+not be verified.", on the request after a tool round.
 """
 
 import copy

@@ -20,7 +20,10 @@ Responses documentation on passing reasoning items back:
   with the id the provider gave it ("Item 'msg_...' of type 'message' was
   provided without its required 'reasoning' item: 'rs_...'.",
   NousResearch/hermes-agent issue 97427); a reasoning item's
-  ``encrypted_content`` is the one sent, byte for byte.
+  ``encrypted_content`` is the one sent, byte for byte: other bytes cannot
+  be decrypted, and the error names the item ("The encrypted content for
+  item rs_... could not be verified.", continuedev/continue issue 10643;
+  reports before 2026 quote the blob in the item's place).
 """
 
 from __future__ import annotations
@@ -44,7 +47,9 @@ NOT_STORED_TEXT = "Item with id '{id}' not found. Items are not persisted when `
 WITH_REASONING_TEXT = "Item '{id}' of type 'function_call' was provided without its required 'reasoning' item: '{rs}'."
 MESSAGE_WITH_REASONING_TEXT = ("Item '{id}' of type 'message' was provided without its required 'reasoning' item: "
                                "'{rs}'.")
-ENCRYPTED_TEXT = "invalid_encrypted_content: Encrypted content could not be decrypted or parsed."
+# Uncertain: which of the blob (older reports) or the item id (reports since 2026) the text names today.
+ENCRYPTED_TEXT = ("The encrypted content for item {id} could not be verified. Reason: Encrypted content could not be "
+                  "decrypted or parsed.")
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,7 @@ def calls_with_reasoning(body: dict, sent: list[dict]) -> list[Refusal]:
 def encrypted_unchanged(body: dict, sent: list[dict]) -> list[Refusal]:
     sent_values = {b.get("item_id"): b.get("signature") for t in sent for b in t.get("blocks") or []
                    if b.get("type") == "reasoning" and b.get("signature")}
-    return [Refusal(ENCRYPTED_UNCHANGED, f"input[{n}]", ENCRYPTED_TEXT)
+    return [Refusal(ENCRYPTED_UNCHANGED, f"input[{n}]", ENCRYPTED_TEXT.format(id=item.get("id")))
             for n, item in enumerate(_items(body))
             if item_type(item) == "reasoning" and item.get("encrypted_content")
             and item.get("id") in sent_values and item["encrypted_content"] != sent_values[item.get("id")]]

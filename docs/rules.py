@@ -107,14 +107,38 @@ def _models() -> list[str]:
             f"thinking: {' or '.join(row.thinking)}" if row.thinking else "",
             "" if row.can_disable or not row.thinking else "thinking cannot be disabled",
             f"effort: {', '.join(row.efforts)}" if row.efforts else "",
+            "" if row.prefill else "no assistant prefill",
             "" if row.tools_with_effort else "no function tools beside reasoning_effort",
             f"DeepSeek era {row.era}" if row.era else "",
             f"reasoning dialect {row.dialect}" if row.dialect else ""]))
         patterns = ", ".join(f"`{p}`" for p in row.models) or (
             f"any, at `{row.base_url}`" if row.dialect else "by name only")
         lines.append(f"| `{row.name}` | {row.format} | {patterns} | `{row.example}` | {rules} | {row.source} |")
-    lines.append("")
+    lines += ["", *_UNCERTAIN, ""]
     return lines
+
+
+# What the rules above leave uncertain, and the provider texts and endpoints with no rule or row (docs/incidents.md,
+# "Provider texts without a rule", gives the reports).
+_UNCERTAIN = [
+    "Uncertain, or not encoded:",
+    "",
+    "- No assistant prefill: reported for Claude 4.6, Opus 4.7 and 4.8, Sonnet 5 and Fable 5; no report names",
+    "  Opus 5, which its row holds to the same rule.",
+    "- \"Invalid 'data' in 'redacted_thinking' block\" answers redacted data Anthropic never sent in the latest",
+    "  assistant message (a block moved or dropped: \"cannot be modified\"); the report quotes no path, and none",
+    "  shows an edited block of an earlier turn.",
+    "- Responses' \"The encrypted content for item rs_... could not be verified.\": reports before 2026 quote",
+    "  the blob in the item's place.",
+    "- \"each thinking block must contain thinking\" (Anthropic) has no rule: a thinking block with an empty",
+    "  `thinking` is what models that omit their thinking send, and is accepted; what the text answers is not",
+    "  established.",
+    "- \"Could not decode the compaction blob. ...\" is xAI's Responses-compatible API, which has no row; the",
+    "  harness's Responses rounds carry no compaction items.",
+    "- Vertex AI's OpenAI-compatible endpoint has no row: its base URL names a project (and a region, unless the",
+    "  location is `global`), so no one URL selects it, and reports differ on its signature's key",
+    "  (`extra_content.google` as on Google's endpoint, or `extra_content.vertex`).",
+]
 
 
 def _registry() -> list[str]:

@@ -12,7 +12,10 @@ from importlib.metadata import version
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no cost-map download at import
 
-from litellm.litellm_core_utils.prompt_templates.common_utils import thinking_block_from_reasoning_item  # noqa: E402
+try:  # litellm 1.110 moved it; 1.108 (the proxy the gateway extra installs) has it in common_utils
+    from litellm.litellm_core_utils.prompt_templates.reasoning_utils import thinking_block_from_reasoning_item
+except ImportError:
+    from litellm.litellm_core_utils.prompt_templates.common_utils import thinking_block_from_reasoning_item
 
 PARTS = ["First look it up, ", "then answer."]
 ITEM = {"type": "reasoning", "id": "rs_1", "encrypted_content": "gAAAA-opaque",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import sys
 import tomllib
 from pathlib import Path
 
@@ -78,3 +79,25 @@ def test_the_proxy_between_conform_and_the_loopback_does_what_was_recorded(tmp_p
     log = (tmp_path / "proxy.log").read_text(encoding="utf-8", errors="replace")[-2000:]
     assert not changed, ("the proxy did otherwise than recorded (a new failure needs a finding; a known one gone, "
                          "a new record):\n" + "\n".join(changed) + f"\nproxy log tail:\n{log}")
+
+
+def _conformance():
+    spec = importlib.util.spec_from_file_location("conformance_page", ROOT / "docs" / "conformance.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_conformance_page_links_every_gateway_failure_and_names_an_unexplained_one():
+    page = _conformance()
+    record = json.loads(_example().RECORDED.read_text(encoding="utf-8"))
+    findings = _gateway_findings()
+    lines, unexplained = page.gateway_section([record], findings)
+    failed = sum(r["status"] == "failed" for checks in record["formats"].values() for r in checks.values())
+    linked = [line for line in lines if "](findings/" in line]
+    assert unexplained == [] and len(linked) == failed, (unexplained, len(linked), failed)
+    dropped = findings[0]
+    _, unexplained = page.gateway_section([record], findings[1:])
+    gateway = f"{record['gateway']} {record['version']}"
+    assert sorted(unexplained) == sorted(f"{gateway}: {check}" for check in dropped["checks"]), unexplained

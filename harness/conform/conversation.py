@@ -122,7 +122,7 @@ MARK = "conform-history-mark"  # the words of the one request that shows where t
 
 
 class _Seen(Exception):
-    pass
+    """Stops the kernel at its first request (all :func:`history_key` needs to see)."""
 
 
 def history_key(adapter: object) -> str:

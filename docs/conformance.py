@@ -9,6 +9,11 @@ out of its row), and every failure is listed with the finding that explains it
 (``docs/findings/findings.toml``). A ``wire`` failure that no finding explains
 is a harness defect or an unconfirmed library bug, and so is any failure of a format's
 reference: the script then exits 1.
+The gateway table is read from the gateways' recorded results
+(``examples/conform-litellm/recorded.json``, written by that example with
+``--record`` and held to by ``tests/test_conform_gateway.py``): every failure in
+it is linked to a finding (``docs/findings/gateways.toml``), and one that no
+finding explains exits 1 too.
 Needs the library extras (``pip install '.[test]'``) and the Vercel adapters'
 packages (``npm ci --prefix examples/vercel-ai-adapter``, and the same for
 ``examples/vercel-ai-anthropic``, ``examples/vercel-ai-responses`` and ``examples/vercel-ai-google``).
@@ -17,6 +22,7 @@ packages (``npm ci --prefix examples/vercel-ai-adapter``, and the same for
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -31,6 +37,8 @@ from harness.formats import SPECS
 
 REPO = Path(__file__).resolve().parent.parent
 FINDINGS = REPO / "docs" / "findings" / "findings.toml"
+GATEWAY_RECORDS = [REPO / "examples" / "conform-litellm" / "recorded.json"]  # one per gateway under conform
+GATEWAY_FINDINGS = REPO / "docs" / "findings" / "gateways.toml"
 LEVELS = ("wire", "robust", "provider", "policy")
 
 # Each format's bundled reference runs first, from the format table: it must pass every contract of its format.
@@ -193,6 +201,41 @@ def render(results: dict[str, tuple[list[Outcome], str]], findings: list[dict]) 
     return "\n".join(head + _tables(results) + failures), unexplained
 
 
+def _gateway_findings() -> list[dict]:
+    return tomllib.loads(GATEWAY_FINDINGS.read_text())["finding"] if GATEWAY_FINDINGS.exists() else []
+
+
+def gateway_section(records: list[dict], findings: list[dict]) -> tuple[list[str], list[str]]:
+    """The gateways' table (a row per format a gateway serves, a cell per level) and their failures, each linked
+    to its finding; the failures no finding explains."""
+    lines = ["## Gateways under `harness conform`", "",
+             "Recorded by `examples/conform-litellm/run.py --record` (the gateway between `harness conform` and the",
+             "loopback, every format it serves; `docs/conform.md`); `tests/test_conform_gateway.py` holds each run",
+             "of the gateway to the record. Cells: passed ✓, failed ✗, not applicable, by check level.", "",
+             "| gateway | format | " + " | ".join(LEVELS) + " |", "|---|---|" + "---|" * len(LEVELS)]
+    failures, unexplained = ["### Gateway failures", "", "| gateway | format | level | check | finding |",
+                             "|---|---|---|---|---|"], []
+    for record in records:
+        gateway = f"{record['gateway']} {record['version']}"
+        for fmt in [name for name in SPECS if name in record["formats"]]:
+            checks = record["formats"][fmt]
+            cells = [_cell([Outcome(check, r["level"], "", r["status"], "") for check, r in checks.items()
+                            if r["level"] == level]) for level in LEVELS]
+            lines.append(f"| {gateway} | {fmt} | " + " | ".join(cells) + " |")
+            for check, r in sorted(checks.items(), key=lambda item: (LEVELS.index(item[1]["level"]), item[0])):
+                if r["status"] != "failed":
+                    continue
+                finding = next((f for f in findings if f["gateway"] == record["gateway"]
+                                and f"{fmt}: {check}" in f["checks"]), None)
+                if finding is None:
+                    link = "**unexplained**"
+                    unexplained.append(f"{gateway}: {fmt}: {check}")
+                else:
+                    link = f"[{finding['slug']}](findings/{finding['slug']}.md)"
+                failures.append(f"| {gateway} | {fmt} | {r['level']} | `{check}` | {link} |")
+    return lines + [""] + failures + [""], unexplained
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=REPO / "docs" / "conformance.md")
@@ -205,6 +248,10 @@ def main() -> int:
         print(f"{name}: running the contracts ...", flush=True)
         results[name] = _run(name, adapter_args)
     text, unexplained = render(results, _findings())
+    gateways, unexplained_gateways = gateway_section(
+        [json.loads(path.read_text(encoding="utf-8")) for path in GATEWAY_RECORDS], _gateway_findings())
+    text += "\n\n" + "\n".join(gateways)
+    unexplained += unexplained_gateways
     args.output.write_text(text + "\n")
     print(f"wrote {args.output}")
     for line in unexplained:

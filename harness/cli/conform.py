@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from harness import exit_codes
@@ -49,6 +51,9 @@ def add_subcommand(sub) -> None:
                               "x-api-key, x-goog-api-key (default: authorization)")
     conform.add_argument("--effort", choices=EFFORTS, default="high",
                          help="the reasoning the conversations ask for (default: high)")
+    conform.add_argument("--upstream-port", type=_port, metavar="PORT",
+                         help="play the gateway's upstream: serve the loopback provider on 127.0.0.1:PORT for the run "
+                              "(configure the gateway to call it) and check what crossed the gateway")
     conform.add_argument("--no-strictness", action="store_true",
                          help="send no request the provider refuses (only the scripted conversations)")
     conform.add_argument("--levels", type=_levels, default=(), metavar="LEVEL[,LEVEL]",
@@ -75,6 +80,16 @@ def _levels(value: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        port = -1
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, got {value!r}")
+    return port
+
+
 def _say(line: str) -> None:
     print(line, flush=True)
 
@@ -94,9 +109,17 @@ def run_conform(args: argparse.Namespace) -> int:
                   else f"none (${args.api_key_env} is not set)")
     header = [f"target: {target.url}", f"format: {spec.name} ({spec.label})", f"model: {args.model}",
               f"credential: {credential}", f"levels: {', '.join(args.levels) or 'all'}"]
-    for line in header:
-        _say(f"harness conform: {line}")
-    checks, log = conform(target, {"effort": args.effort}, strict=not args.no_strictness)
+    try:
+        upstream_provider = _upstream_provider(args.upstream_port)
+    except OSError as exc:
+        print(f"harness conform: --upstream-port {args.upstream_port}: cannot listen there: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    with _upstream(upstream_provider) as (upstream, where):
+        if where:
+            header.append(f"upstream: the loopback provider, {where}")
+        for line in header:
+            _say(f"harness conform: {line}")
+        checks, log = conform(target, {"effort": args.effort}, strict=not args.no_strictness, upstream=upstream)
     raw = [c.result() for c in checks if not args.levels or c.level in args.levels]
     for result in raw:
         for line in result_lines(result, args.verbose, SHOWN_LINES):
@@ -139,6 +162,30 @@ def run_conform(args: argparse.Namespace) -> int:
               + ")" if log and not answered else "no check found what it looks at"), file=sys.stderr)
         return exit_codes.NOTHING_TESTED
     return exit_codes.OK
+
+
+def _upstream_provider(port: int | None):
+    """The loopback provider listening on 127.0.0.1:``port`` (started), or None without a port."""
+    if port is None:
+        return None
+    from harness.conform.upstream import STRICT_CHAT
+    from harness.loopback.server import LoopbackProvider
+
+    return LoopbackProvider(profile=STRICT_CHAT, port=port).start()
+
+
+@contextmanager
+def _upstream(provider) -> Iterator[tuple[object, str]]:
+    """The turns the gateway's upstream streamed and where it listens (stopped after the run); nothing without one."""
+    if provider is None:
+        yield None, ""
+        return
+    from harness.conform.upstream import upstream_turns
+
+    try:
+        yield upstream_turns(provider), f"chat completions at {provider.base_url}, the other formats at {provider.origin}"
+    finally:
+        provider.stop()
 
 
 def _expectations(args: argparse.Namespace):

@@ -3,7 +3,10 @@
 The reference adapter of the format (its row's ``reference``) is the client:
 its kernel asks the model, runs every call of a round (parallel calls
 included) and sends the next request with the round replayed as the format
-keeps it (reasoning, opaque values, calls, results); its codec writes each
+keeps it (reasoning, opaque values, calls, results). A conversation of several
+user turns sends each later turn after the whole history before it, as the
+kernel renders it (``render_history`` of the turns' events; :func:`history_key`
+finds where a request keeps its history); its codec writes each
 request (``transform_request``, asking for the usage as the row says) and decodes each stream (``parse_stream``,
 then the row's ``codec.decode`` to the neutral turn). Here the model is the
 target over HTTP: every request and what came back is logged as an
@@ -14,6 +17,7 @@ ends the conversation there (what was logged is judged).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from harness.clip import clip
@@ -23,13 +27,17 @@ from harness.conform.target import Reply, Target
 @dataclass(frozen=True)
 class Conversation:
     name: str
-    prompt: str
+    prompts: tuple[str, ...]  # one per user turn; each later turn goes with the whole history before it
 
 
+# The loopback pairs a request's k-th assistant message with the k-th turn it sent since it started (one client
+# conversation), so the conversation of several user turns goes first: the later ones' rounds are its first ones.
 CONVERSATIONS = (
-    Conversation("parallel-tools", "What are the weather and the local time in Zürich and in Tokyo? Call every tool "
-                 "you need at once, in parallel, then answer in one sentence."),
-    Conversation("plain-answer", "Think it over, then say in one sentence why the sky is blue."),
+    Conversation("two-turns", ("What is the weather in Oslo? Look it up, then answer in one sentence.",
+                               "And in Lisbon? Compare the two in one sentence.")),
+    Conversation("parallel-tools", ("What are the weather and the local time in Zürich and in Tokyo? Call every tool "
+                                    "you need at once, in parallel, then answer in one sentence.",)),
+    Conversation("plain-answer", ("Think it over, then say in one sentence why the sky is blue.",)),
 )
 
 
@@ -110,17 +118,54 @@ class TargetModel:
 EFFORT = "high"  # the conversations ask for reasoning, so that it is streamed and must be replayed
 
 
+MARK = "conform-history-mark"  # the words of the one request that shows where the kernel keeps its history
+
+
+class _Seen(Exception):
+    """Stops the kernel at its first request (all :func:`history_key` needs to see)."""
+
+
+def history_key(adapter: object) -> str:
+    """The key of the kernel's request that holds its history: the one list that carries the user's words."""
+    seen: list[dict] = []
+
+    def capture(request: dict) -> dict:
+        seen.append(request)
+        raise _Seen
+
+    try:
+        adapter.run_turn(MARK, capture, [])
+    except _Seen:
+        pass
+    keys = [k for k, v in (seen[0] if seen else {}).items() if isinstance(v, list) and MARK in json.dumps(v)]
+    if len(keys) != 1:
+        raise RuntimeError(f"the reference kernel's first request keeps the user's words in {keys or 'no list'}: "
+                           "expected one history list")
+    return keys[0]
+
+
+def _after(history: list, model: Callable[[dict], object], key: str) -> Callable[[dict], object]:
+    """``model`` asked with ``history`` before the history of each request (a later user turn)."""
+    return lambda request: model({**request, key: [*history, *request[key]]})
+
+
 def converse(target: Target, log: list[Emitted], options: dict | None = None) -> dict[str, str]:
     """Every scripted conversation against ``target``, logged into ``log``; how each ended when it ended early.
 
     ``options`` are the reference codec's request options (``effort``: default :data:`EFFORT`).
     """
     adapter = target.spec.reference_adapter()
+    key = history_key(adapter)
     ended: dict[str, str] = {}
     for conversation in CONVERSATIONS:
         model = TargetModel(target, adapter, conversation.name, log, {"effort": EFFORT, **(options or {})})
+        events: list[dict] = []
         try:
-            adapter.run_turn(conversation.prompt, model, [Tool(t.name, t.description, t.parameters) for t in TOOLS])
+            for prompt in conversation.prompts:
+                history = adapter.render_history(events) if events else []
+                asked = _after(history, model, key) if history else model
+                events += adapter.run_turn(prompt, asked, [Tool(t.name, t.description, t.parameters)
+                                                           for t in TOOLS])["events"]
         except Stopped as stop:
             ended[conversation.name] = str(stop)
         except RuntimeError as exc:  # the kernel's own limit: a target that never stops calling tools

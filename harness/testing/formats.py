@@ -4,10 +4,12 @@ A cross-format contract states its rule once and draws from the row of the
 format under test (the ``wire_format`` fixture): the turns and the cuts its
 codec streams, the persisted rounds it stores, the wire histories a correct
 renderer writes, what its provider refuses in a trimmed history, and the
-pinned examples of its incidents. A row holds only what its format has; a
-contract holds for every format whose row has what it draws
-(:func:`having`), so a format without persisted rounds (chat) is simply not
-in those contracts.
+pinned examples of its incidents, and a part per rule that reads its wire
+(``tool_rounds``: the kernel's tool loop, how a request is read and judged).
+A row holds only what its format has; a contract holds for every format
+whose row has what it draws (:func:`having`; a part's field is named
+``"tool_rounds.resumed"``), so a format without persisted rounds (chat) is
+simply not in those contracts.
 
 ``STRATEGIES`` is keyed by the names of :data:`harness.adapter.FORMATS`; a
 format shipped outside this package brings its row as an entry point of the
@@ -238,10 +240,6 @@ def _anthropic_question(m: object) -> bool:
         isinstance(b, dict) and b.get("type") == "text" for b in m.get("content") or ())
 
 
-def _anthropic_results(order: str, prefix: str, contents: dict) -> list[dict]:
-    return [{"tool_call_id": f"toolu_{prefix}{k}", "content": contents[k]} for k in order]
-
-
 ANTHROPIC_ROUNDS = ToolRounds(
     loops=Source(st.booleans().flatmap(lambda thinking: anthropic_history.tool_loops(thinking)),
                  anthropic_history.RELAYED_LOOPS),
@@ -257,7 +255,8 @@ ANTHROPIC_ROUNDS = ToolRounds(
     refusals=lambda body, sent: anthropic_rules.refusals(anthropic_history.as_sent(body, sent), sent or None),
     resumed=Source(_resumed(anthropic_history.persisted_rounds), ([
         {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": _STORED,
-         "tool_results": _anthropic_results("312", "0", {"3": "a.txt", "1": "", "2": "12\u00b0C"})},
+         "tool_results": [{"tool_call_id": "toolu_03", "content": "a.txt"}, {"tool_call_id": "toolu_01", "content": ""},
+                          {"tool_call_id": "toolu_02", "content": "12\u00b0C"}]},
         {"input": None, "blocks": INTERLEAVED_ANSWER["blocks"], "tool_results": [], "timestamp": _STORED},
         {"input": "And tomorrow?", "timestamp": _STORED + 60,
          "blocks": [INTERLEAVED_TURN["blocks"][0], {"type": "tool_call", "id": "toolu_11", "name": "get_weather",

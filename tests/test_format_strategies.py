@@ -45,6 +45,20 @@ def test_a_registered_row_is_drawn_from_and_in_the_contracts_that_need_it(monkey
 def test_having_names_only_fields_of_a_row():
     with pytest.raises(ValueError, match="no strategies field"):
         having("turnz")
+    with pytest.raises(ValueError, match="no strategies field"):
+        having("tool_rounds.resumd")
+
+
+def test_a_part_of_a_row_is_drawn_from_and_in_the_contracts_that_need_it():
+    with_loops = having("tool_rounds.loops")
+    assert with_loops == having("tool_rounds"), "every format with a tool_rounds part draws tool loops from it"
+    for name in with_loops:
+        rounds = STRATEGIES[name].tool_rounds
+        assert rounds.loops.pinned, f"{name}'s tool loops pin no incident example"
+        assert wire_format_of(name).cases(PINNED, "tool_rounds.loops") == list(rounds.loops.pinned)
+    for name in (name for name in STRATEGIES if name not in with_loops):
+        with pytest.raises(LookupError, match=f"'{name}' has no tool_rounds.loops"):
+            wire_format_of(name).cases(PINNED, "tool_rounds.loops")
 
 
 @pytest.mark.parametrize("name", list(FORMATS))

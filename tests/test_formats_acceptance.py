@@ -92,14 +92,14 @@ FORMATS = {
          "stop_reason": "completed", "usage": None},
         _responses_decoded, _responses_kept,
         lambda items, sent: responses_rules.refusals({"store": False, "input": items}, sent=sent),
-        (TURN, EARLY), ("rounds-kernel-reasoning-dropped", "test_responses_tool_rounds.py")),
+        (TURN, EARLY), ("rounds-kernel-reasoning-dropped", "test_tool_rounds.py")),
     "gemini": _Format(
         "gemini", gemini_adapter, st.composite(_gemini_round)(),
         {"blocks": [{"type": "text", "text": "Zürich 12°C, Oslo 4°C.", "signature": "c2lnLWFuc3dlcg=="}],
          "stop_reason": "STOP", "usage": None},
         assert_same_gemini_turn, _gemini_kept,
         lambda contents, sent: gemini_rules.refusals({"contents": contents}, sent=sent),
-        (PARALLEL, PARALLEL_PLAN), ("gemini-kernel-signatures-dropped", "test_gemini_tool_rounds.py")),
+        (PARALLEL, PARALLEL_PLAN), ("gemini-kernel-signatures-dropped", "test_tool_rounds.py")),
 }
 IDS = list(FORMATS)
 

@@ -2,7 +2,7 @@
 
 from concurrent.futures import ThreadPoolExecutor
 
-from harness.testing.scripted import OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool
+from harness.testing.scripted import OverlapProbe, Rendezvous, ScriptedModel, ScriptedTool, cut_calls, tool_outputs
 
 
 def test_a_request_changed_after_sending_is_named_with_where_and_what():
@@ -71,3 +71,11 @@ def test_a_kernel_that_stops_early_is_told_how_each_round_ended():
         "without calls")
     model({"model": "m", "messages": []})
     assert model.shortfall() == ""
+
+
+def test_a_calls_outputs_and_whether_its_arguments_were_cut_are_read_from_its_arguments():
+    call = {"type": "tool_call", "id": "c", "name": "read", "arguments": ""}
+    assert tool_outputs(call) == {"read -> ", "read -> {}"}, "a call without arguments may reach the tool as '' or '{}'"
+    assert tool_outputs({**call, "arguments": '{"a": 1}'}) == {'read -> {"a": 1}'}
+    cut = {**call, "arguments": '{"a": '}
+    assert cut_calls([call, cut, {**call, "arguments": "[1]"}]) == [cut], "only a text that is no JSON was cut"

@@ -3,7 +3,7 @@
 Nothing in ``harness`` names the toy. Its three rows plug in by entry points
 (``tests/toy_format/toy_format-0.dist-info``), which every process finds once
 ``tests/toy_format`` is on its import path: the cross-format contracts run
-against its reference, the gate runs its known bugs, the nightly baselines
+against its reference (its kernel's tool loop included), the gate runs its known bugs, the nightly baselines
 it and the loopback serves its route, framed as NDJSON.
 """
 
@@ -49,16 +49,18 @@ def test_check_runs_the_cross_format_contracts_against_the_toy_reference(tmp_pat
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert f"format: {NAME}" in run.stdout.splitlines()[0], run.stdout[:500]
     assert "PASSED  [wire] test_stream_turns.py::test_a_stream_decodes_to_its_turn" in run.stdout, run.stdout[-3000:]
+    assert "PASSED  [wire] test_tool_rounds.py::test_every_call_is_answered_after_its_round" in run.stdout, (
+        run.stdout[-3000:])
 
 
 def test_the_gate_runs_the_toy_known_bugs_and_kills_them(tmp_path):
     run = _run("-m", "harness", "gate", "--format", NAME, "--jobs", "1", "--report-dir", str(tmp_path))
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
-    assert f"{NAME}: 2/2 killed" in summary, summary
+    assert f"{NAME}: 3/3 killed" in summary, summary
     report = json.loads((tmp_path / "mutation-report.json").read_text(encoding="utf-8"))
     ids = {m["id"] for f in report["files"].values() for m in f["mutants"]}
-    assert {"toy-blocks-by-arrival", "toy-cut-stream-returned"} <= ids, ids
+    assert {"toy-blocks-by-arrival", "toy-cut-stream-returned", "toy-kernel-first-result-only"} <= ids, ids
 
 
 _LOOPBACK = r'''
@@ -111,7 +113,8 @@ def test_the_nightly_explores_baselines_and_runs_the_toy_known_bugs(tmp_path):
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     out = run.stdout
     assert f"{NAME}: exploration (nightly profile, seed 7)" in out, out[-3000:]
-    assert f"{NAME}: baseline green" in out and f"{NAME}: known bugs: 2" in out, out[-3000:]
+    assert f"{NAME}: baseline green" in out and f"{NAME}: known bugs: 3" in out, out[-3000:]
     report = json.loads((tmp_path / "mutation-report.json").read_text(encoding="utf-8"))
     statuses = {m["id"]: m["status"] for f in report["files"].values() for m in f["mutants"]}
-    assert statuses == {"toy-blocks-by-arrival": "Killed", "toy-cut-stream-returned": "Killed"}, statuses
+    assert statuses == {"toy-blocks-by-arrival": "Killed", "toy-cut-stream-returned": "Killed",
+                        "toy-kernel-first-result-only": "Killed"}, statuses

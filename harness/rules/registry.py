@@ -27,20 +27,20 @@ _PAIRING_CONTRACTS = ("test_batch_pairing", "test_capability_chain", "test_trans
 _REASONING_CONTRACTS = ("test_history_replay", "test_reasoning_eras", "test_reasoning_round_trip")
 
 _ANTHROPIC_ROLES = ("test_anthropic_history_render", "test_trimming_exchanges")
-_ANTHROPIC_PAIRING = ("test_anthropic_tool_rounds", "test_anthropic_tool_results", "test_anthropic_history_render",
+_ANTHROPIC_PAIRING = ("test_tool_rounds", "test_anthropic_tool_results", "test_anthropic_history_render",
                       "test_trimming_exchanges")
-_RESPONSES_REPLAY = ("test_responses_replay_items", "test_responses_tool_rounds")
+_RESPONSES_REPLAY = ("test_responses_replay_items", "test_tool_rounds")
 _RESPONSES_PAIRING = (*_RESPONSES_REPLAY, "test_trimming_exchanges")
-_RESPONSES_STORE = ("test_responses_replay_items", "test_responses_tool_rounds", "test_responses_store_include",
+_RESPONSES_STORE = ("test_responses_replay_items", "test_tool_rounds", "test_responses_store_include",
                     "test_responses_stream_items", "test_rounds_cold_store")
-_GEMINI_CONTENT = ("test_gemini_model_content", "test_gemini_replay_chain", "test_gemini_tool_rounds")
+_GEMINI_CONTENT = ("test_gemini_model_content", "test_gemini_replay_chain", "test_tool_rounds")
 _GEMINI_PAIRING = (*_GEMINI_CONTENT, "test_trimming_exchanges")
-_GEMINI_SIGNATURES = ("test_gemini_model_content", "test_gemini_replay_chain", "test_gemini_tool_rounds",
+_GEMINI_SIGNATURES = ("test_gemini_model_content", "test_gemini_replay_chain", "test_tool_rounds",
                       "test_gemini_stream_parts", "test_rounds_cold_store")
 
-_BEDROCK_ROUNDS = ("test_bedrock_tool_rounds", "test_trimming_exchanges")
-_BEDROCK_BLOCKS = ("test_bedrock_messages", "test_bedrock_tool_rounds")
-_ANTHROPIC_THINKING = ("test_anthropic_message_blocks", "test_anthropic_tool_rounds", "test_anthropic_history_render",
+_BEDROCK_ROUNDS = ("test_tool_rounds", "test_trimming_exchanges")
+_BEDROCK_BLOCKS = ("test_bedrock_messages", "test_tool_rounds")
+_ANTHROPIC_THINKING = ("test_anthropic_message_blocks", "test_tool_rounds", "test_anthropic_history_render",
                        "test_anthropic_replay_chain")
 
 RULES: dict[str, Rule] = {rule.name: rule for rule in (
@@ -107,7 +107,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("anthropic-tool-result-paired", "wire", "every tool_result answers a tool_use of the message before it",
          _ANTHROPIC_PAIRING),
     Rule("anthropic-tool-turn-starts-with-thinking", "wire", "with thinking enabled the open tool turn starts with "
-         "its thinking", ("test_anthropic_tool_rounds", "test_anthropic_history_render")),
+         "its thinking", ("test_tool_rounds", "test_anthropic_history_render")),
     Rule("anthropic-no-thinking-when-disabled", "wire", "with thinking disabled the open assistant message holds "
          "no thinking", ("test_anthropic_thinking_switch",)),
     Rule("anthropic-thinking-unmodified", "wire", "the latest assistant message's thinking comes back as sent: "
@@ -141,7 +141,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("gemini-call-turn-after-user", "wire", "a model content with function calls comes right after a user "
          "content (parallel calls stay in one content)", _GEMINI_PAIRING),
     Rule("gemini-function-responses-counted", "wire", "the content after a call turn holds one functionResponse "
-         "per functionCall", ("test_gemini_function_responses", "test_gemini_replay_chain", "test_gemini_tool_rounds",
+         "per functionCall", ("test_gemini_function_responses", "test_gemini_replay_chain", "test_tool_rounds",
                               "test_trimming_exchanges")),
     Rule("gemini-function-call-signed", "wire", "every call turn of the current turn carries its thoughtSignature "
          "on its first functionCall part (Gemini 3)", _GEMINI_SIGNATURES),

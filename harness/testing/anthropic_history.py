@@ -20,9 +20,9 @@ import json
 from hypothesis import strategies as st
 
 from harness.clip import shown
-from harness.rules.anthropic_history import wire_block
+from harness.rules.anthropic_history import tool_result_text, wire_block
 from harness.rules.pairing import same_arguments
-from harness.testing.scripted import endings
+from harness.testing.scripted import cut_calls, ended, endings, tool_outputs
 
 TOOL_NAMES = ("read_file", "get_weather", "list_dir")
 
@@ -257,3 +257,101 @@ INTERLEAVED_ANSWER = {"blocks": [
     {"type": "reasoning", "text": "All three are in.", "signature": "EpABCkYIAx" + "gCIkBd"},
     {"type": "text", "text": "Paris 18\u00b0C, Z\u00fcrich 12\u00b0C; the folder holds 4 files."},
 ], "stop_reason": "end_turn", "usage": None}
+
+
+# What the user asks in the incident's loop, and that loop with its tool round ended as relays end one:
+# "end_turn" and a usage, or no stop reason.
+LOOP_QUESTION = "What is the weather in Paris and Zurich, and what is in the folder?"
+RELAYED_LOOPS = tuple([ended(INTERLEAVED_TURN, "anthropic", variant), INTERLEAVED_ANSWER] for variant in (1, 2))
+
+
+# --- how the tool-round contract reads a Messages request (harness.testing.formats, the row's tool_rounds) -------
+
+def thought(turns: list[dict]) -> bool:
+    """Whether the latest of ``turns`` opened with thinking (a model with thinking enabled always does)."""
+    return bool(turns and turns[-1]["blocks"]) and turns[-1]["blocks"][0]["type"] in ("reasoning", "redacted_reasoning")
+
+
+def as_sent(body: object, turns: list[dict]) -> object:
+    """A request as it goes out after ``turns``: thinking enabled when the latest of them thought, none when not."""
+    if not isinstance(body, dict):
+        return body
+    body = {k: v for k, v in body.items() if k != "thinking"}
+    return body | ({"thinking": {"type": "enabled", "budget_tokens": 1024}} if thought(turns) else {})
+
+
+def model_messages(messages: list) -> list[tuple[int, dict]]:
+    """The assistant messages of a history, with their places."""
+    return [(n, m) for n, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"]
+
+
+def message_changes(message: dict, turn: dict) -> dict[str, str]:
+    """How an assistant message sent back differs from the round it answers (:func:`block_changes`)."""
+    return block_changes(content_blocks(message), wire_message(turn)["content"])
+
+
+def answer_faults(messages: list, turns: list[dict], outputs: list[list[set[str]]]) -> list[str]:
+    """What is wrong with the results: each round's calls answered by the ``tool_result`` blocks opening the user
+    message right after its assistant message (paired by id, any order), each carrying one of ``outputs[k][j]``
+    (the texts call ``j`` of round ``k`` may carry)."""
+    wrong = []
+    for k, ((n, _), turn) in enumerate(zip(model_messages(messages), turns)):
+        calls = calls_of(turn)
+        if not calls:
+            continue
+        after = messages[n + 1] if n + 1 < len(messages) else {}
+        blocks = content_blocks(after) if isinstance(after, dict) and after.get("role") == "user" else []
+        opening = [b for b in (blocks if isinstance(blocks, list) else [])[:len(calls)] if isinstance(b, dict)]
+        ids = sorted(str(b.get("tool_use_id")) if b.get("type") == "tool_result" else f"<{b.get('type')}>"
+                     for b in opening)
+        if ids != sorted(c["id"] for c in calls):
+            wrong.append(f"round {k + 1}: the message after it opens with {shown(ids)}, but should be a user message "
+                         f"opening with one tool_result per tool_use: {[c['id'] for c in calls]} (any order)")
+            continue
+        carried = {b.get("tool_use_id"): tool_result_text(b) for b in opening}
+        wrong += [f"round {k + 1}, {c['id']}: tool_result carries {shown(carried[c['id']])}, expected one of "
+                  f"{shown(sorted(outputs[k][j]))}" for j, c in enumerate(calls) if carried[c["id"]] not in outputs[k][j]]
+    return wrong
+
+
+def questions(messages: list) -> list:
+    """The texts the user messages of a history say, in order (a string content is one text)."""
+    return [b.get("text") for m in messages if isinstance(m, dict) and m.get("role") == "user"
+            for b in (content_blocks(m) or ()) if isinstance(b, dict) and b.get("type") == "text"]
+
+
+def _holds(wire_input: object, arguments: str) -> bool:
+    """Whether a tool_use's ``input`` carries the call's raw arguments: parsed, or the raw text as a value."""
+    if not isinstance(wire_input, dict):
+        return False
+    try:
+        parsed = json.loads(arguments or "{}")
+    except ValueError:
+        parsed = None
+    return wire_input == parsed if isinstance(parsed, dict) else arguments in wire_input.values()
+
+
+def cut_call_faults(messages: list, turn: dict) -> list[str]:
+    """What is wrong with a history sending back ``turn``, a round with a call whose ``partial_json`` was cut off:
+    its calls go back with their ids and names, each ``input`` an object holding the arguments as streamed (parsed
+    when they parse to an object, else the raw text), and the cut call is answered by one ``tool_result``."""
+    calls = calls_of(turn)
+    at = next((k for k, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"), None)
+    uses = [b for b in content_blocks(messages[at]) or () if isinstance(b, dict) and b.get("type") == "tool_use"] if (
+        at is not None) else []
+    sent = [(b.get("id"), b.get("name")) for b in uses]
+    if sent != [(c["id"], c["name"]) for c in calls]:
+        return [f"the round's calls go back as {shown(sent)}, but the model made {[(c['id'], c['name']) for c in calls]}"
+                " (a call whose arguments were cut off included)"]
+    faults = [f"{c['id']}: input {shown(b.get('input'))}, the model streamed {c['arguments']!r}; a tool_use's input "
+              "should be an object holding the arguments as streamed (parsed when they parse to an object, else the "
+              "raw text)" for c, b in zip(calls, uses) if not _holds(b.get("input"), c["arguments"])]
+    for cut in cut_calls(calls):
+        answers = [b for b in content_blocks(messages[at + 1]) or () if isinstance(b, dict)
+                   and b.get("type") == "tool_result" and b.get("tool_use_id") == cut["id"]] if at + 1 < len(messages) else []
+        text = tool_result_text(answers[0]) if answers else None
+        if not (len(answers) == 1 and isinstance(text, str) and text.strip()):
+            faults.append(f"the cut call {cut['id']} is answered with {shown([tool_result_text(b) for b in answers])}; "
+                          f"it should get one tool_result: what the tool returned, {sorted(tool_outputs(cut))}, or an "
+                          "error text the model can read")
+    return faults

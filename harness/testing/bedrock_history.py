@@ -13,6 +13,8 @@ import json
 
 from hypothesis import strategies as st
 
+from harness.clip import clip_json, shown
+from harness.rules.bedrock_history import content_of
 from harness.testing.anthropic_history import arguments, texts
 from harness.testing.bedrock_streams import redacted_data, signatures
 from harness.testing.scripted import endings
@@ -161,3 +163,48 @@ def placeholder_dropped(block: object, sent: str) -> object:
                                                     and _placeholder(result["content"][0])):
         return block
     return {**block, "toolResult": {**result, "content": [{"text": sent}] if sent else []}}
+
+
+# --- how the tool-round contract reads a Converse request (harness.testing.formats, the row's tool_rounds) ---------
+
+def model_messages(messages: list) -> list[tuple[int, dict]]:
+    """The assistant messages of a history, with their places."""
+    return [(n, m) for n, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"]
+
+
+def message_changes(message: dict, turn: dict) -> dict[str, str]:
+    """How an assistant message sent back differs from the round it answers: its content blocks, exactly."""
+    got, want = content_of(message), assistant_message(turn)["content"]
+    return {} if got == want else {"content": f"{clip_json(got, 1200)}, but should be {clip_json(want, 1200)} "
+                                              "(the blocks as received)"}
+
+
+def answer_faults(messages: list, turns: list[dict], outputs: list[list[set[str]]]) -> list[str]:
+    """What is wrong with the results: each round answered alone, in the user message right after it, one
+    ``toolResult`` per call in call order naming its ``toolUseId``, holding one of ``outputs[k][j]`` (the texts call
+    ``j`` of round ``k`` may carry), and nothing else."""
+    wrong = []
+    for k, ((n, _), turn) in enumerate(zip(model_messages(messages), turns)):
+        calls = calls_of(turn)
+        if not calls:
+            continue
+        after = messages[n + 1] if n + 1 < len(messages) else {}
+        blocks = content_of(after) if isinstance(after, dict) and after.get("role") == "user" else []
+        results = [b.get("toolResult") for b in blocks]
+        ids = [r.get("toolUseId") if isinstance(r, dict) else r for r in results]
+        if ids != [c["id"] for c in calls]:
+            wrong.append(f"round {k + 1}: the user message after it holds {shown(blocks)}; expected one toolResult "
+                         f"per call in order {[c['id'] for c in calls]} and nothing else")
+            continue
+        for j, result in enumerate(results):
+            said = {b.get("text") for b in result.get("content") or () if isinstance(b, dict)} or {""}
+            if not said & outputs[k][j]:
+                wrong.append(f"round {k + 1}, call {j}: toolResult content {shown(result.get('content'))} should "
+                             f"hold one of {shown(sorted(outputs[k][j]))}")
+    return wrong
+
+
+def questions(messages: list) -> list:
+    """The texts the user messages of a history say, in order."""
+    return [b.get("text") for m in messages if isinstance(m, dict) and m.get("role") == "user"
+            for b in content_of(m) if "text" in b]

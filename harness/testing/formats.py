@@ -4,10 +4,12 @@ A cross-format contract states its rule once and draws from the row of the
 format under test (the ``wire_format`` fixture): the turns and the cuts its
 codec streams, the persisted rounds it stores, the wire histories a correct
 renderer writes, what its provider refuses in a trimmed history, and the
-pinned examples of its incidents. A row holds only what its format has; a
-contract holds for every format whose row has what it draws
-(:func:`having`), so a format without persisted rounds (chat) is simply not
-in those contracts.
+pinned examples of its incidents, and a part per rule that reads its wire
+(``tool_rounds``: the kernel's tool loop, how a request is read and judged).
+A row holds only what its format has; a contract holds for every format
+whose row has what it draws (:func:`having`; a part's field is named
+``"tool_rounds.resumed"``), so a format without persisted rounds (chat) is
+simply not in those contracts.
 
 ``STRATEGIES`` is keyed by the names of :data:`harness.adapter.FORMATS`; a
 format shipped outside this package brings its row as an entry point of the
@@ -45,6 +47,7 @@ from harness.testing.anthropic_incident import PLAN, TURN as ANTHROPIC_TURN
 from harness.testing.bedrock_incident import ANSWER as BEDROCK_ANSWER, PLAN as BEDROCK_PLAN, TURN as BEDROCK_TURN
 from harness.testing.gemini_incident import ONE_PER_CHUNK, PARALLEL, PARALLEL_PLAN, SIGNED_ANSWER, WITH_IDS
 from harness.testing.responses_incident import EARLY, TURN as RESPONSES_TURN
+from harness.testing.scripted import ended
 from harness.testing.shapes import Shape
 from harness.wire.chat_turn import CALL, Cut
 from harness.wire.gemini_events import Plan as GeminiPlan
@@ -69,6 +72,35 @@ class Trimming:
     is_model: Callable[[object], bool]  # a message, item or content the model wrote
 
 
+@dataclass(frozen=True)
+class CutRound:
+    """A tool loop whose first round holds a call with its arguments cut off, and how a history sending it back fails."""
+
+    loop: list[dict]
+    faults: Callable[[list, dict], list[str]]  # what is wrong with a history (the row's `history`) sending the round back
+
+
+@dataclass(frozen=True)
+class ToolRounds:
+    """What a kernel's own tool loop, and the history it renders of persisted rounds, are judged by in one format."""
+
+    loops: Source  # one turn's rounds of parallel calls and an answer (the format's tool-round ends drawn)
+    question: str  # what the user asks in the scripted turn
+    tools: tuple[str, ...]  # the tools the turn offers besides those its calls name
+    history: Callable[[object], list]  # a request body's history: its messages, contents or input items
+    body: Callable[[list], dict]  # a rendered history as the request body its provider judges
+    model_turns: Callable[[list], list]  # the model's turns in a history, in order, each as it went back
+    changes: Callable[[object, dict], dict[str, str]]  # how a model turn sent back differs from its round, by sub-rule
+    # What is wrong with the answers: each round's calls answered after it, outputs[k][j] the texts call j of round
+    # k may carry.
+    unanswered: Callable[[list, list[dict], list[list[set[str]]]], list[str]]
+    questions: Callable[[list], list]  # what the user's questions in a history say, in order
+    refusals: Callable[[object, list[dict]], list]  # the provider's refusals of a body, given the turns it sent
+    by_place: bool = False  # answers pair with calls by their place (calls may lack ids): results kept in call order
+    resumed: Source | None = None  # persisted rounds of one to three turns, the latest possibly inside its loop
+    cut: CutRound | None = None  # a call cut off mid-arguments, where the format's streams can cut one
+
+
 def _as_is(got: object, sent: dict) -> tuple[object, dict]:
     return got, sent
 
@@ -82,6 +114,7 @@ class Strategies:
     histories: Source | None = None  # wire histories of two or three turns, the latest possibly inside its tool loop
     trimming: Trimming | None = None
     shapes: tuple[Shape, ...] | None = None  # the layouts a streamed turn's body may also take (harness.testing.shapes)
+    tool_rounds: ToolRounds | None = None  # the kernel's own tool loop and the history it renders
     # (decoded, sent) read as the shared block rules compare them: the values the format counts the same, spelled alike
     comparable: Callable[[object, dict], tuple[object, dict]] = _as_is
 
@@ -109,7 +142,7 @@ class WireFormat:
 
     def cases(self, data: Any, kind: str) -> list:
         """The samples of ``kind`` one run judges: every pinned one for :data:`PINNED`, else one drawn from ``data``."""
-        source = getattr(self.strategies, kind)
+        source = _part(self.strategies, kind)
         if source is None:
             raise LookupError(f"format {self.name!r} has no {kind}; a contract drawing them should be marked "
                               f"formats(*having({kind!r}))")
@@ -153,17 +186,34 @@ CHAT = Strategies(
 
 # --- the formats that persist neutral rounds: shared pieces -------------------------------------------------------
 
+def _resumed(persisted_rounds: Callable[..., st.SearchStrategy], min_turns: int = 1) -> st.SearchStrategy[list]:
+    """Persisted rounds of ``min_turns`` to three turns, the latest possibly cut inside its tool loop."""
+
+    @st.composite
+    def resumed(draw) -> list:
+        events = draw(persisted_rounds(min_turns=min_turns, max_turns=3))
+        starts = [k for k, e in enumerate(events) if e["input"]]
+        return events[:draw(st.integers(starts[-1] + 1, len(events)))]
+
+    return resumed()
+
+
 def _histories(persisted_rounds: Callable[..., st.SearchStrategy], wire_history: Callable[[list], list]
                ) -> st.SearchStrategy[list]:
     """Two or three turns as the format's wire history, the latest possibly cut inside its tool loop."""
+    return _resumed(persisted_rounds, min_turns=2).map(wire_history)
 
-    @st.composite
-    def histories(draw) -> list:
-        events = draw(persisted_rounds(min_turns=2, max_turns=3))
-        starts = [k for k, e in enumerate(events) if e["input"]]
-        return wire_history(events[:draw(st.integers(starts[-1] + 1, len(events)))])
 
-    return histories()
+def _listed(key: str) -> Callable[[object], list]:
+    """A request body's history under ``key``; none (``[]``) where the body holds no list there."""
+    def history(body: object) -> list:
+        found = body.get(key) if isinstance(body, dict) else None
+        return found if isinstance(found, list) else []
+    return history
+
+
+def _placed(model_turns: Callable[[list], list[tuple[int, object]]]) -> Callable[[list], list]:
+    return lambda history: [turn for _, turn in model_turns(history)]
 
 
 def _refused(judge: Callable, body_key: str, rules: tuple, **body: Any) -> Callable[[list], list[str]]:
@@ -190,8 +240,39 @@ def _anthropic_question(m: object) -> bool:
         isinstance(b, dict) and b.get("type") == "text" for b in m.get("content") or ())
 
 
+ANTHROPIC_ROUNDS = ToolRounds(
+    loops=Source(st.booleans().flatmap(lambda thinking: anthropic_history.tool_loops(thinking)),
+                 anthropic_history.RELAYED_LOOPS),
+    question=anthropic_history.LOOP_QUESTION,
+    tools=anthropic_history.TOOL_NAMES,
+    history=_listed("messages"),
+    body=lambda messages: {"model": "claude", "max_tokens": 4096, "messages": messages},
+    model_turns=_placed(anthropic_history.model_messages),
+    changes=anthropic_history.message_changes,
+    unanswered=anthropic_history.answer_faults,
+    questions=anthropic_history.questions,
+    # Thinking enabled when the latest turn sent thought, none when it did not: as the client sends it.
+    refusals=lambda body, sent: anthropic_rules.refusals(anthropic_history.as_sent(body, sent), sent or None),
+    resumed=Source(_resumed(anthropic_history.persisted_rounds), ([
+        {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": _STORED,
+         "tool_results": [{"tool_call_id": "toolu_03", "content": "a.txt"}, {"tool_call_id": "toolu_01", "content": ""},
+                          {"tool_call_id": "toolu_02", "content": "12\u00b0C"}]},
+        {"input": None, "blocks": INTERLEAVED_ANSWER["blocks"], "tool_results": [], "timestamp": _STORED},
+        {"input": "And tomorrow?", "timestamp": _STORED + 60,
+         "blocks": [INTERLEAVED_TURN["blocks"][0], {"type": "tool_call", "id": "toolu_11", "name": "get_weather",
+                                                    "arguments": '{"city":"Paris","day":"tomorrow"}'}],
+         "tool_results": [{"tool_call_id": "toolu_11", "content": "rain"}]},
+    ],)),
+    # The incident's loop with its first call's partial_json cut off (anthropic-partial-json-dropped).
+    cut=CutRound([{**anthropic_history.RELAYED_LOOPS[0][0], "blocks": [
+        {**b, "arguments": '{"city":"Pa'} if b.get("id") == "toolu_01" else b
+        for b in anthropic_history.RELAYED_LOOPS[0][0]["blocks"]]}, INTERLEAVED_ANSWER],
+        anthropic_history.cut_call_faults),
+)
+
 ANTHROPIC = Strategies(
     streamed_turns=Source(anthropic_streams.streamed_turns(), ((ANTHROPIC_TURN, PLAN),)),
+    tool_rounds=ANTHROPIC_ROUNDS,
     shapes=anthropic_shapes.SHAPES,
     persisted_rounds=Source(anthropic_history.persisted_rounds(), ([
         {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": _STORED,
@@ -220,9 +301,41 @@ ANTHROPIC = Strategies(
 
 # --- openai-responses ---------------------------------------------------------------------------------------------
 
+_RESPONSES_ANSWER = {"blocks": [{"type": "text", "text": "Paris 18°C, Oslo 4°C.", "item_id": "msg_02"}],
+                     "stop_reason": "completed", "usage": None}
+_RESPONSES_QUESTION = "What is the weather in Paris and Oslo?"
+
+RESPONSES_ROUNDS = ToolRounds(
+    # The incident's round, as an endpoint that sends no usage.
+    loops=Source(responses_history.tool_loops(), ([ended(RESPONSES_TURN, "openai-responses", 0), _RESPONSES_ANSWER],)),
+    question=_RESPONSES_QUESTION,
+    tools=("get_weather",),
+    history=_listed("input"),
+    body=lambda items: {"model": "gpt-5", "store": False, "input": items},
+    model_turns=responses_history.model_runs,
+    changes=responses_history.item_changes,
+    unanswered=responses_history.answer_faults,
+    questions=responses_history.questions,
+    refusals=lambda body, sent: responses_rules.refusals(body, sent=sent),
+    resumed=Source(_resumed(responses_history.persisted_rounds), ([
+        {"input": _RESPONSES_QUESTION, "blocks": RESPONSES_TURN["blocks"], "timestamp": 1.0,
+         "tool_results": [{"tool_call_id": "call_B", "name": "get_weather", "content": "4"},
+                          {"tool_call_id": "call_A", "name": "get_weather", "content": ""}]},
+        {"input": None, "blocks": _RESPONSES_ANSWER["blocks"], "tool_results": [], "timestamp": 1.0},
+        {"input": "And tomorrow?", "blocks": [{**b, "item_id": b["item_id"] + "9"} for b in RESPONSES_TURN["blocks"][:1]] + [
+            {"type": "tool_call", "id": "call_C", "name": "get_weather", "arguments": "", "item_id": "fc_C"}],
+         "tool_results": [{"tool_call_id": "call_C", "name": "get_weather", "content": "rain"}], "timestamp": 2.0},
+    ],)),
+    # The incident's round with its second call's arguments cut off: the decoder hands the call over as streamed.
+    cut=CutRound([{**RESPONSES_TURN, "blocks": [*RESPONSES_TURN["blocks"][:3],
+                                                {**RESPONSES_TURN["blocks"][3], "arguments": '{"city":"Os'}]},
+                  _RESPONSES_ANSWER], responses_history.cut_call_faults),
+)
+
 RESPONSES = Strategies(
     streamed_turns=Source(responses_streams.streamed_turns(interleaved=True, early=True),
                           ((RESPONSES_TURN, ResponsesPlan()), (RESPONSES_TURN, EARLY))),
+    tool_rounds=RESPONSES_ROUNDS,
     shapes=responses_shapes.SHAPES,
     persisted_rounds=Source(responses_history.persisted_rounds(), ([
         {"input": "Paris and Oslo?", "blocks": RESPONSES_TURN["blocks"], "timestamp": _STORED,
@@ -258,7 +371,32 @@ def _gemini_question(c: object) -> bool:
         isinstance(p, dict) and "text" in p for p in gemini_rules.parts_of(c))
 
 
+_PARALLEL_QUESTION = "What is the weather in Zürich and Oslo, and the time?"  # the Gemini and Bedrock incidents'
+
+GEMINI_ROUNDS = ToolRounds(
+    # The incident's round as an endpoint that sends no usage; the same calls with ids.
+    loops=Source(gemini_history.tool_loops(), ([ended(PARALLEL, "gemini", 0), SIGNED_ANSWER], [WITH_IDS, SIGNED_ANSWER])),
+    question=_PARALLEL_QUESTION,
+    tools=(),
+    history=_listed("contents"),
+    body=lambda contents: {"contents": contents},
+    model_turns=_placed(gemini_history.model_contents),
+    changes=gemini_history.content_changes,
+    unanswered=gemini_history.answer_faults,
+    questions=gemini_history.questions,
+    refusals=lambda body, sent: gemini_rules.refusals(body, sent=sent),
+    by_place=True,
+    resumed=Source(_resumed(gemini_history.persisted_rounds), ([
+        {"input": _PARALLEL_QUESTION, "blocks": PARALLEL["blocks"], "timestamp": 1.0,
+         "tool_results": gemini_history.results_for(PARALLEL, ["12", "4", ""])},
+        {"input": None, "blocks": SIGNED_ANSWER["blocks"], "tool_results": [], "timestamp": 1.0},
+        {"input": "And tomorrow?", "blocks": WITH_IDS["blocks"], "timestamp": 2.0,
+         "tool_results": gemini_history.results_for(WITH_IDS, ["rain", "snow", "09:00"])},
+    ],)),
+)
+
 GEMINI = Strategies(
+    tool_rounds=GEMINI_ROUNDS,
     streamed_turns=Source(gemini_streams.streamed_turns(), (
         (PARALLEL, PARALLEL_PLAN), (PARALLEL, ONE_PER_CHUNK), (WITH_IDS, ONE_PER_CHUNK),
         (SIGNED_ANSWER, GeminiPlan(groups=(2, 1))), (SIGNED_ANSWER, GeminiPlan(groups=(2, 1), signature_only=True)))),
@@ -285,8 +423,29 @@ GEMINI = Strategies(
 
 # --- bedrock ------------------------------------------------------------------------------------------------------
 
+BEDROCK_ROUNDS = ToolRounds(
+    loops=Source(bedrock_history.tool_loops(), ([ended(BEDROCK_TURN, "bedrock", 0), BEDROCK_ANSWER],)),
+    question=_PARALLEL_QUESTION,
+    tools=(),
+    history=_listed("messages"),
+    body=lambda messages: {"messages": messages, "toolConfig": {"tools": []}},
+    model_turns=_placed(bedrock_history.model_messages),
+    changes=bedrock_history.message_changes,
+    unanswered=bedrock_history.answer_faults,
+    questions=bedrock_history.questions,
+    refusals=lambda body, sent: bedrock_rules.refusals(body, sent=sent),
+    resumed=Source(_resumed(bedrock_history.persisted_rounds), ([
+        {"input": _PARALLEL_QUESTION, "blocks": BEDROCK_TURN["blocks"], "timestamp": 1.0,
+         "tool_results": bedrock_history.results_for(BEDROCK_TURN, ["12", "4", ""])},
+        {"input": None, "blocks": BEDROCK_ANSWER["blocks"], "tool_results": [], "timestamp": 1.0},
+        {"input": "And tomorrow?", "blocks": BEDROCK_TURN["blocks"][2:5], "timestamp": 2.0,
+         "tool_results": bedrock_history.results_for({"blocks": BEDROCK_TURN["blocks"][2:5]}, ["rain"])},
+    ],)),
+)
+
 BEDROCK = Strategies(
     streamed_turns=Source(bedrock_streams.streamed_turns(), ((BEDROCK_TURN, BEDROCK_PLAN),)),
+    tool_rounds=BEDROCK_ROUNDS,
     shapes=bedrock_shapes.SHAPES,
     persisted_rounds=Source(bedrock_history.persisted_rounds(), ([
         {"input": "Zürich, Oslo, time?", "blocks": BEDROCK_TURN["blocks"], "timestamp": _STORED,
@@ -314,6 +473,7 @@ BEDROCK = Strategies(
 STRATEGIES: dict[str, Strategies] = {"chat": CHAT, "anthropic": ANTHROPIC, "openai-responses": RESPONSES,
                                      "gemini": GEMINI, "bedrock": BEDROCK}
 _KINDS = tuple(f.name for f in fields(Strategies) if f.name != "comparable")
+_PART_KINDS = tuple(f"tool_rounds.{f.name}" for f in fields(ToolRounds))
 
 
 GROUP = "harness.format_strategies"  # a format shipped outside this package: its strategies row, by entry point
@@ -335,11 +495,22 @@ for _name, _row in plugged(GROUP).items():
 
 
 def having(*kinds: str) -> tuple[str, ...]:
-    """The formats whose row has every one of ``kinds`` (the ``formats`` marker of a contract that draws them)."""
-    unknown = [k for k in kinds if k not in _KINDS]
+    """The formats whose row has every one of ``kinds`` (the ``formats`` marker of a contract that draws them); a kind
+    may name a part's field: ``"tool_rounds.resumed"``."""
+    unknown = [k for k in kinds if k not in _KINDS and k not in _PART_KINDS]
     if unknown:
-        raise ValueError(f"no strategies field {unknown}; the fields are {', '.join(_KINDS)}")
-    return tuple(name for name, row in STRATEGIES.items() if all(getattr(row, k) is not None for k in kinds))
+        raise ValueError(f"no strategies field {unknown}; the fields are {', '.join(_KINDS + _PART_KINDS)}")
+    return tuple(name for name, row in STRATEGIES.items() if all(_part(row, k) is not None for k in kinds))
+
+
+def _part(row: Strategies, kind: str) -> object:
+    """A field of ``row``, or of one of its parts (``"tool_rounds.resumed"``); None where the row lacks it."""
+    found: object = row
+    for name in kind.split("."):
+        found = getattr(found, name, None)
+        if found is None:
+            return None
+    return found
 
 
 def wire_format_of(name: str) -> WireFormat:

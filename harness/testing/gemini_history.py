@@ -20,7 +20,7 @@ import json
 from hypothesis import strategies as st
 
 from harness.clip import shown
-from harness.rules.gemini_history import signature_bytes
+from harness.rules.gemini_history import parts_of, signature_bytes
 from harness.rules.pairing import same_arguments
 from harness.testing.anthropic_history import arguments, texts
 from harness.testing.scripted import endings
@@ -219,3 +219,48 @@ def part_changes(got: object, want: list[dict]) -> dict[str, str]:
     if any(_kind(p) != "functionCall" and not p.get("text") and not p.get("thoughtSignature") for p in dicts):
         changes["empty"] = f"a part that carries nothing (empty text, no signature) in {shown(got)}"
     return changes
+
+
+# --- how the tool-round contract reads a generateContent request (harness.testing.formats, the row's tool_rounds) --
+
+def model_contents(contents: list) -> list[tuple[int, dict]]:
+    """The model contents of a history, with their places."""
+    return [(n, c) for n, c in enumerate(contents) if isinstance(c, dict) and c.get("role") == "model"]
+
+
+def content_changes(content: dict, turn: dict) -> dict[str, str]:
+    """How a model content sent back differs from the round it answers (:func:`part_changes`)."""
+    return part_changes(parts_of(content), wire_content(turn)["parts"])
+
+
+def answer_faults(contents: list, turns: list[dict], outputs: list[list[set[str]]]) -> list[str]:
+    """What is wrong with the responses: each round answered, in call order, in the user content right after its
+    model content: one ``functionResponse`` per call with its name (and id where it had one), its ``response`` an
+    object holding one of ``outputs[k][j]`` (the texts call ``j`` of round ``k`` may carry)."""
+    wrong = []
+    for k, ((n, _), turn) in enumerate(zip(model_contents(contents), turns)):
+        calls = calls_of(turn)
+        if not calls:
+            continue
+        after = contents[n + 1] if n + 1 < len(contents) else {}
+        responses = [p.get("functionResponse") for p in parts_of(after) if isinstance(p, dict)
+                     and "functionResponse" in p] if isinstance(after, dict) and after.get("role") == "user" else []
+        names = [r.get("name") if isinstance(r, dict) else r for r in responses]
+        if names != [c["name"] for c in calls]:
+            wrong.append(f"round {k + 1}: the user content after it answers {shown(names)}, expected one "
+                         f"functionResponse per call in order {[c['name'] for c in calls]}")
+            continue
+        for j, (r, c) in enumerate(zip(responses, calls)):
+            if (r.get("id") or "") != c["id"]:
+                wrong.append(f"round {k + 1}, call {j}: response id {shown(r.get('id'))}, expected {shown(c['id'] or None)}")
+            body = r.get("response")
+            if not isinstance(body, dict) or not set(map(str, body.values())) & outputs[k][j]:
+                wrong.append(f"round {k + 1}, call {j}: response {shown(body)} should be an object holding one of "
+                             f"{shown(sorted(outputs[k][j]))}")
+    return wrong
+
+
+def questions(contents: list) -> list:
+    """The texts the user contents of a history say, in order."""
+    return [p.get("text") for c in contents if isinstance(c, dict) and c.get("role") == "user"
+            for p in parts_of(c) if isinstance(p, dict) and "text" in p]

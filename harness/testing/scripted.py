@@ -15,6 +15,7 @@ timer is a hang guard, and running out of it is reported as what it is.
 from __future__ import annotations
 
 import copy
+import json
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -284,3 +285,20 @@ class ScriptedTool:
             if self.probe is not None:
                 self.probe.leave(self.name, arguments)
             self.runs.append(ToolRun(arguments, threading.get_ident()))
+
+
+def tool_outputs(call: dict) -> set[str]:
+    """What a :class:`ScriptedTool` returns for a neutral call block; one with no arguments may reach it as "" or "{}"."""
+    arguments = {call["arguments"], "{}"} if call["arguments"] == "" else {call["arguments"]}
+    return {ScriptedTool(call["name"]).result_for(a) for a in arguments}
+
+
+def cut_calls(calls: list[dict]) -> list[dict]:
+    """The neutral calls whose arguments were cut off: a text that is no JSON ("" is a call without arguments)."""
+    found = []
+    for call in calls:
+        try:
+            json.loads(call["arguments"] or "{}")
+        except ValueError:
+            found.append(call)
+    return found

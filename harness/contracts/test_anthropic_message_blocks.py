@@ -35,6 +35,7 @@ from harness.contracts.anthropic_blocks_kept import assert_blocks_kept
 from harness.rules.anthropic_history import refusals
 from harness.testing import anthropic_turns, anthropic_wire_message
 from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN, calls_of
+from harness.testing.anthropic_incident import SIGNATURE
 from harness.under_test.invoke import valid
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
@@ -44,6 +45,13 @@ _turns = st.booleans().flatmap(lambda thinking: anthropic_turns(thinking, max_ca
 EMPTY_BESIDE_CALL = {"blocks": [{"type": "redacted_reasoning", "data": "ZGF0YQ=="}, {"type": "text", "text": ""},
                                 {"type": "tool_call", "id": "toolu_09", "name": "list_dir", "arguments": ""}],
                      "stop_reason": "tool_use", "usage": None}
+# Pinned: a turn whose thinking was omitted (its text empty, its signature kept) and whose model wrote only a
+# newline beside its call (`anthropic-thinking-field-missing`, `anthropic-empty-text`).
+OMITTED_THINKING = {"blocks": [{"type": "reasoning", "text": "", "signature": SIGNATURE},
+                               {"type": "text", "text": "\n"},
+                               {"type": "tool_call", "id": "toolu_10", "name": "get_weather",
+                                "arguments": '{"city": "Oslo"}'}],
+                    "stop_reason": "tool_use", "usage": None}
 
 
 def _serialized(messages, turn: dict) -> tuple[dict, dict]:
@@ -61,6 +69,7 @@ def _serialized(messages, turn: dict) -> tuple[dict, dict]:
 @example(turn=INTERLEAVED_TURN)
 @example(turn=INTERLEAVED_ANSWER)
 @example(turn=EMPTY_BESIDE_CALL)
+@example(turn=OMITTED_THINKING)
 def test_blocks_go_back_in_order_with_their_values(messages, turn):
     wire, neutral = _serialized(messages, turn)
     want = anthropic_wire_message(turn)
@@ -73,6 +82,7 @@ def test_blocks_go_back_in_order_with_their_values(messages, turn):
 @given(turn=_turns)
 @example(turn=INTERLEAVED_TURN)
 @example(turn=EMPTY_BESIDE_CALL)
+@example(turn=OMITTED_THINKING)
 def test_the_serialized_message_is_one_anthropic_accepts(messages, turn):
     wire, _ = _serialized(messages, turn)
     results = [{"type": "tool_result", "tool_use_id": c["id"], "content": "ok"} for c in calls_of(turn)]

@@ -39,7 +39,7 @@ def test_the_pinned_profile_is_the_ci_profile_without_draws():
 @pytest.mark.slow
 def test_the_pinned_examples_alone_kill_every_known_bug(tmp_path):
     out = tmp_path / "out"
-    run = subprocess.run([sys.executable, "-m", "harness", "gate", "--pinned-only", "--no-incremental", "--jobs", "2",
+    run = subprocess.run([sys.executable, "-m", "harness", "gate", "--pinned-only", "--no-incremental", "--jobs", "1",
                           "--report-dir", str(out)], cwd=tmp_path, capture_output=True, text=True, timeout=1800)
     assert run.returncode in (exit_codes.OK, exit_codes.SURVIVED), run.stdout[-4000:] + run.stderr
     report = json.loads((out / "mutation-report.json").read_text())

@@ -66,6 +66,7 @@ class Options:
     mutmut: bool = False  # with a diff: also mutmut's mutants on the changed lines of the bundled reference
     formats: list[str] | None = None  # the gate: every format's row, or these ([]: all); None: one catalogue (mutate)
     store: Path | None = None  # the verdict store an incremental run reuses and updates; None: a full run
+    profile: str = "ci"  # the gate's Hypothesis profile (harness.config.hypothesis_profiles)
 
 
 # Each verdict's exit code; which one a run ends with is the precedence of exit_codes.first.
@@ -116,12 +117,14 @@ def run_gate(
     base: str | None = None,
     mutmut: bool = False,
     store: Path | None = None,
+    profile: str = "ci",
 ) -> int:
     """Every format's row (``formats``: only these; empty: all) under its own reference, in one report;
-    ``store``: reuse and update that verdict store (None: a full run)."""
+    ``store``: reuse and update that verdict store (None: a full run); ``profile``: the contracts' Hypothesis
+    profile (``pinned``: the pinned examples alone)."""
     return _run(Options(report_dir=report_dir, shard=shard, jobs=jobs, timeout=timeout,
                         baseline_timeout=baseline_timeout, in_diff=in_diff, base=base, mutmut=mutmut,
-                        formats=list(formats), store=store))
+                        formats=list(formats), store=store, profile=profile))
 
 
 def add_diff_options(cmd) -> None:
@@ -324,18 +327,18 @@ def _gate_parts(o: Options) -> list[_Part]:
     rows = [SPECS[name] for name in dict.fromkeys(o.formats)] if o.formats else list(SPECS.values())
     return [
         _Part(part.format, f"{part.format}: {', '.join(p.name for p in part.catalogues)}", list(part.mutants),
-              len(part.mutants), _row_setup(SPECS[part.format], part), dict(part.shared))
+              len(part.mutants), _row_setup(SPECS[part.format], part, o.profile), dict(part.shared))
         for part in gate_plan.plan(rows, SPECS.values())
     ]
 
 
-def _row_setup(spec, part: gate_plan.FormatPart) -> Callable[[Children], tuple]:
+def _row_setup(spec, part: gate_plan.FormatPart, profile: str) -> Callable[[Children], tuple]:
     """How one row's share of the gate starts (:func:`harness.mutation.gate_plan.setup`); its baseline: every
     contract of its format."""
 
     def start(children: Children) -> tuple:
         try:
-            return (*gate_plan.setup(spec, part, children), None)
+            return (*gate_plan.setup(spec, part, children, profile), None)
         except CatalogueError as exc:
             raise _Usage(f"catalogue error: {exc}") from None
 

@@ -38,6 +38,7 @@ from harness.contracts.anthropic_blocks_kept import assert_blocks_kept
 from harness.rules.anthropic_history import refusals
 from harness.testing import anthropic_turns, anthropic_wire_message
 from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN, calls_of
+from harness.testing.anthropic_incident import SIGNATURE
 from harness.under_test.invoke import valid
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
@@ -47,9 +48,12 @@ _turns = st.booleans().flatmap(lambda thinking: anthropic_turns(thinking, max_ca
 EMPTY_BESIDE_CALL = {"blocks": [{"type": "redacted_reasoning", "data": "ZGF0YQ=="}, {"type": "text", "text": ""},
                                 {"type": "tool_call", "id": "toolu_09", "name": "list_dir", "arguments": ""}],
                      "stop_reason": "tool_use", "usage": None}
-# Pinned: a turn of a model that omits its thinking (the thinking text is "", the signature carries it).
-OMITTED_THINKING = {"blocks": [{"type": "reasoning", "text": "", "signature": "RXJVRkNrWUlCaGdD"},
-                               {"type": "tool_call", "id": "toolu_07", "name": "list_dir", "arguments": ""}],
+# Pinned: a turn of a model that omits its thinking (its text empty, its signature kept) and wrote only a newline
+# beside its call (`anthropic-thinking-field-missing`, `anthropic-empty-text`, `anthropic-redacted-data-invalid`).
+OMITTED_THINKING = {"blocks": [{"type": "reasoning", "text": "", "signature": SIGNATURE},
+                               {"type": "text", "text": "\n"},
+                               {"type": "tool_call", "id": "toolu_10", "name": "get_weather",
+                                "arguments": '{"city": "Oslo"}'}],
                     "stop_reason": "tool_use", "usage": None}
 
 
@@ -68,6 +72,7 @@ def _serialized(messages, turn: dict) -> tuple[dict, dict]:
 @example(turn=INTERLEAVED_TURN)
 @example(turn=INTERLEAVED_ANSWER)
 @example(turn=EMPTY_BESIDE_CALL)
+@example(turn=OMITTED_THINKING)
 def test_blocks_go_back_in_order_with_their_values(messages, turn):
     wire, neutral = _serialized(messages, turn)
     want = anthropic_wire_message(turn)

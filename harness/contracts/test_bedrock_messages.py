@@ -49,8 +49,10 @@ from harness.under_test.invoke import valid
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("bedrock")]
 
+# Blank text as models stream it: empty, and the "\n\n" Claude writes before a call.
 UNSIGNED_AND_EMPTY = {"blocks": [{"type": "reasoning", "text": "unsigned", "signature": ""},
                                  {"type": "text", "text": ""},
+                                 {"type": "text", "text": "\n\n"},
                                  {"type": "tool_call", "id": "tooluse_a.b:c-1", "name": "list_dir", "arguments": ""}],
                       "stop_reason": "tool_use", "usage": None}
 TOOL_CONFIG = {"tools": [{"toolSpec": {"name": n, "description": n, "inputSchema": {"json": {"type": "object"}}}}

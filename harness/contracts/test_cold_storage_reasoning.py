@@ -102,8 +102,25 @@ EMPTY_FIRST = {**_event("Weather in two cities?", "Oslo is sunny.", ""),
                "tools_used": ["get_weather"]}
 
 
+# A DeepSeek session as persisted: a tool round (its "\n\n" beside the calls, the batch's results in the order they
+# finished) and its follow-up within one clock tick, at time.time()'s precision; then an event imported from
+# earlier, its timestamp older.
+_TICK = 1731300000.123456
+SESSION = [
+    {**_event("Weather in two cities?", "\n\n", "Look both up at once."), "timestamp": _TICK,
+     "tool_calls": [{"id": "call_00_lima", "name": "get_weather", "arguments": '{"city": "Lima"}'},
+                    {"id": "call_01_oslo", "name": "get_weather", "arguments": '{"city": "Oslo"}'}],
+     "tool_results": [{"tool_call_id": "call_01_oslo", "content": "sunny"},
+                      {"tool_call_id": "call_00_lima", "content": "rain"}],
+     "tools_used": ["get_weather"]},
+    {**_event("", "Lima: rain. Oslo: sunny.", "Both results are in."), "timestamp": _TICK},
+    {**_event("Imported: what did we say?", "Nothing yet.", ""), "timestamp": 1731200000.5},
+]
+
+
 @given(stored=event_lists())
 @example(stored=[EMPTY_FIRST])
+@example(stored=SESSION)
 def test_every_field_of_several_events_round_trips(memory, stored):
     memory = valid(memory)
     cold = memory.store_blocks(stored)
@@ -115,6 +132,8 @@ def test_every_field_of_several_events_round_trips(memory, stored):
 
 
 @given(event=events(reasoning=st.sampled_from([None, ""])))
+@example(event=_event("Hi.", "Hello!", ""))
+@example(event=_event("Hi.", "Hello!", None))
 def test_no_reasoning_writes_no_reasoning_block(memory, event):
     memory = valid(memory)
     cold = memory.store_blocks([event])

@@ -27,7 +27,7 @@ did what it did, or that present its reasoning as a reaction to its own answer.
 import copy
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from harness.clip import shown
 from harness.under_test.invoke import valid
@@ -101,7 +101,17 @@ def _tagged_events(draw) -> dict:
             "tools_used": ["lookup"] if calls else [], "timestamp": 1731300000.0}
 
 
+# Pinned: a round as long as production's: reasoning and a tool's output (a log) of several thousand characters.
+_LOG = "".join(f"03:{k // 60:02d}:{k % 60:02d} step {k} ok\n" for k in range(300)) + "03:05:00 step 300 FAILED\n"
+LONG_ROUND = {"input": "Why did the nightly fail?", "response": "The log names the failing step.",
+              "reasoning": "".join(f"Step {k} passed, so the cause is later. " for k in range(150)),
+              "tool_calls": [{"id": "call_log", "name": "read_log", "arguments": '{"run": "nightly"}'}],
+              "tool_results": [{"tool_call_id": "call_log", "content": _LOG}], "tools_used": ["read_log"],
+              "timestamp": 1731300000.0}
+
+
 @given(event=_tagged_events())
+@example(event=LONG_ROUND)
 def test_any_event_distils_in_order(memory, policy, event):
     before = copy.deepcopy(event)
     text = valid(memory).distill(event)

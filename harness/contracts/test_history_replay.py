@@ -44,6 +44,22 @@ from harness.under_test.invoke import valid
 persisted_events = st.lists(persisted_event(), min_size=1, max_size=5)
 
 
+# Pinned: DeepSeek's rounds as persisted (the incidents' session): a tool round and its follow-up, each with its
+# own reasoning; a round cut off while still reasoning (no text, no call); a later turn without reasoning.
+DEEPSEEK_ROUNDS = [
+    {"input": "Which invoices are open?", "response": "", "reasoning": "List the open invoices first.",
+     "tool_calls": [{"id": "call_00_inv", "name": "invoices", "arguments": '{"status": "open"}'}],
+     "tool_results": [{"tool_call_id": "call_00_inv", "content": "12, 13"}], "tools_used": ["invoices"],
+     "timestamp": 1731300000.0},
+    {"input": "", "response": "Two: 12 and 13.", "reasoning": "The tool returned 12 and 13.", "tool_calls": [],
+     "tool_results": [], "tools_used": [], "timestamp": 1731300001.0},
+    {"input": "And which are paid?", "response": "", "reasoning": "Paid ones need another lookup, and",
+     "tool_calls": [], "tool_results": [], "tools_used": [], "timestamp": 1731300060.0},
+    {"input": "Thanks.", "response": "You're welcome.", "reasoning": None, "tool_calls": [], "tool_results": [],
+     "tools_used": [], "timestamp": 1731300120.0},
+]
+
+
 def _assistants(messages: list[dict], events: list[dict]) -> list[dict]:
     assistants = [m for m in messages if m.get("role") == "assistant"]
     assert len(assistants) == len(events), (
@@ -58,6 +74,7 @@ def _show(events: list[dict]) -> str:
 
 @pytest.mark.provider
 @given(events=persisted_events)
+@example(events=DEEPSEEK_ROUNDS)
 def test_deepseek_history_carries_each_rounds_own_reasoning(kernel, events):
     kernel = valid(kernel)
     messages = kernel.render_history(events, base_url=DEEPSEEK_URL)
@@ -88,6 +105,8 @@ def _own_reasoning_problems(messages: list[dict], events: list[dict]) -> list[st
 
 @pytest.mark.policy
 @given(events=persisted_events, base_url=st.sampled_from([None, OPENAI_URL]))
+@example(events=DEEPSEEK_ROUNDS, base_url=None)
+@example(events=DEEPSEEK_ROUNDS, base_url=OPENAI_URL)
 def test_history_carries_reasoning_only_to_the_policys_hosts(kernel, policy, events, base_url):
     kernel = valid(kernel)
     hosts = policy.hosts("reasoning.hosts")
@@ -111,6 +130,7 @@ def test_history_carries_reasoning_only_to_the_policys_hosts(kernel, policy, eve
 
 @pytest.mark.provider
 @given(events=persisted_events)
+@example(events=DEEPSEEK_ROUNDS)
 def test_replayed_history_meets_the_era_rule(kernel, transform, deepseek_era, events):
     kernel = valid(kernel)
     transform = valid(transform)

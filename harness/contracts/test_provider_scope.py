@@ -38,6 +38,7 @@ from harness.clip import clip_json, shown
 from harness.adapter import EFFORTS, ROLES
 from harness.testing import request_bodies
 from harness.testing.requests import (
+    CHAT_BODY,
     DEEPSEEK_URLS,
     GENERIC_URLS,
     LOOKALIKE_URLS,
@@ -115,6 +116,7 @@ def test_no_thinking_key_outside_deepseeks_host(transform, body, base_url, effor
 )
 @pytest.mark.policy
 @example(body=UNTIDY_BODY, base_url=OPENAI_URL, effort="off", role="main")
+@example(body=CHAT_BODY, base_url=OPENAI_URL, effort=None, role="main")
 def test_reasoning_goes_back_only_to_the_policys_hosts(transform, policy, body, base_url, effort, role):
     transform = valid(transform)
     options = {"base_url": base_url, "effort": effort, "role": role}

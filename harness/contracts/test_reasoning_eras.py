@@ -27,7 +27,7 @@ from hypothesis import example, given
 from harness.clip import clip_json, shown
 from harness.rules.reasoning import ERAS
 from harness.testing import reasoning_violations, request_bodies
-from harness.testing.requests import DEEPSEEK_URL, UNTIDY_BODY
+from harness.testing.requests import CHAT_BODY, DEEPSEEK_URL, UNTIDY_BODY
 from harness.under_test.invoke import valid
 
 pytestmark = pytest.mark.provider
@@ -51,6 +51,7 @@ def _foreign_values(before: list[dict], after: list[dict]) -> list[str]:
 @pytest.mark.parametrize("era", ERAS)
 @given(body=request_bodies())
 @example(body=UNTIDY_BODY)
+@example(body=CHAT_BODY)
 def test_each_era_rule_is_kept(transform, era, body):
     transform = valid(transform)
     after = transform.transform_request(body, {"base_url": DEEPSEEK_URL, "era": era})

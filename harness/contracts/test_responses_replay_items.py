@@ -34,13 +34,23 @@ from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json
 from harness.contracts.responses_checks import assert_items_kept
-from harness.testing.responses_incident import TURN
+from harness.testing.responses_incident import SUMMARIZED, TURN
 from harness.rules.responses_history import item_type, refusals
 from harness.testing import responses_turns as turns
 from harness.testing.responses_history import as_sent
 from harness.under_test.invoke import valid
 
 pytestmark = [pytest.mark.wire, pytest.mark.formats("openai-responses")]
+
+# Pinned: a turn with two reasoning items, each with its own encrypted_content, the first without a summary (as
+# the API sends it when no summary was asked for), each before a call.
+SEVERAL_REASONINGS = {"blocks": [
+    {"type": "reasoning", "text": "", "signature": "gAAAAABo+z/1Aa==", "item_id": "rs_11", "summary": []},
+    {"type": "tool_call", "id": "call_E", "name": "get_weather", "arguments": '{"city":"Paris"}', "item_id": "fc_E"},
+    {"type": "reasoning", "text": "Oslo next.", "signature": "gAAAAABo+z/2Bb==", "item_id": "rs_12",
+     "summary": ["Oslo next."]},
+    {"type": "tool_call", "id": "call_F", "name": "get_weather", "arguments": '{"city":"Oslo"}', "item_id": "fc_F"},
+], "stop_reason": "completed", "usage": None}
 
 
 def _serialized(messages, message: dict):
@@ -52,6 +62,8 @@ def _serialized(messages, message: dict):
 
 @given(turns().map(as_sent))
 @example(TURN)
+@example(SUMMARIZED)
+@example(SEVERAL_REASONINGS)
 def test_output_items_go_back_in_order_whole(messages, turn):
     items = _serialized(messages, {"role": "assistant", "blocks": turn["blocks"]})
     assert_items_kept(items, turn, f"\n  blocks: {clip_json(turn['blocks'], 1200)}\n  written: {clip_json(items, 1200)}")
@@ -59,6 +71,7 @@ def test_output_items_go_back_in_order_whole(messages, turn):
 
 @given(turns().map(as_sent), st.sampled_from(["", "And now?"]), st.sampled_from(["ok", ""]))
 @example(TURN, "And now?", "")
+@example(SEVERAL_REASONINGS, "", "ok")
 def test_the_replayed_tool_round_is_one_the_provider_accepts(messages, turn, note, output):
     items = _serialized(messages, {"role": "assistant", "blocks": turn["blocks"]})
     results = [{"tool_call_id": b["id"], "content": output} for b in turn["blocks"] if b["type"] == "tool_call"]

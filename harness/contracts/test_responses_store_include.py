@@ -21,7 +21,7 @@ persisted when `store` is set to false." on the request after a tool round.
 import copy
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from harness.clip import clip_json
 from harness.under_test.invoke import valid
@@ -35,6 +35,10 @@ _includes = st.lists(st.sampled_from([ENCRYPTED, "file_search_call.results", "me
 
 @given(store=st.sampled_from([False, True, None]), include=st.one_of(st.none(), _includes),
        stream=st.booleans())
+# Pinned: the incident's request (store: false, no include), one with a caller's own include, and storage on.
+@example(store=False, include=None, stream=True)
+@example(store=False, include=["message.output_text.logprobs"], stream=True)
+@example(store=None, include=None, stream=True)
 def test_store_false_asks_for_encrypted_reasoning(transform, store, include, stream):
     body = {"model": "gpt-5", "input": [{"type": "message", "role": "user", "content": "Go."}], "stream": stream}
     if store is not None:

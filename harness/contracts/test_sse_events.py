@@ -201,6 +201,7 @@ _MARK = "\u2063"  # invisible separator: a placeholder no generated text contain
 
 @given(bad=_INVALID, before=st.text(max_size=8).filter(lambda t: _MARK not in t and "\ufffd" not in t),
        after=st.text(max_size=8).filter(lambda t: _MARK not in t and "\ufffd" not in t))
+@example(bad=b"\xe9", before="Caf", after=" au lait")  # a Latin-1 backend's é
 def test_bytes_that_are_not_utf8_are_refused_or_replaced(stream, bad, before, after):
     chunks = completion_chunks([{"content": f"{before}{_MARK}{after}"}], "stop")
     mark = _MARK.encode()

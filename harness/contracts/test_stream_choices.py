@@ -24,7 +24,7 @@ tool calls run twice with different arguments.
 """
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from harness.clip import shown
 from harness.testing import sse
@@ -78,7 +78,16 @@ def _leaks(got: dict) -> list[str]:
     return [word for word in ("ONE-", "call_one", "one_tool") if word in text]
 
 
+# Pinned: n=2 as OpenAI streams it, one choice per chunk, the two taking turns.
+_TAKING_TURNS = [_choice(0, {"role": "assistant", **ZERO[0]}), _choice(1, {"role": "assistant", **ONE[0]}),
+                 _choice(0, ZERO[1]), _choice(1, ONE[1]), _choice(0, ZERO[2]), _choice(1, ONE[2]),
+                 _choice(0, {}, "tool_calls"), _choice(1, {}, "tool_calls")]
+TAKING_TURNS = ([{**ENVELOPE.fields(), "choices": [c]} for c in _TAKING_TURNS],
+                [{**ENVELOPE.fields(), "choices": [c]} for c in _TAKING_TURNS if c["index"] == 0])
+
+
 @given(_two_choice_streams())
+@example(TAKING_TURNS)
 def test_choice_one_never_leaks_into_the_response(stream, streams):
     both, alone = streams
     clean = sse(alone)

@@ -219,8 +219,14 @@ def _last(values: list) -> object:
     return given_values[-1] if given_values else None
 
 
+# Pinned: a gateway's end: usage null on every chunk, tool_calls, then a closing chunk with the usage beside the
+# choice and another finish_reason, then a trailing usage null.
+GATEWAY_END = [("null", None), ("null", "tool_calls"), (USAGE, "stop"), ("null", None)]
+
+
 @pytest.mark.robust
 @given(ends=_ENDS)
+@example(ends=GATEWAY_END)
 def test_usage_and_finish_reason_are_the_last_values_sent(stream, ends):
     chunks = []
     for number, (usage, reason) in enumerate(ends):

@@ -139,6 +139,11 @@ REASONING_BESIDE_CONTENT = [
     {"content": "Zürich ", "reasoning_content": "Zürich und Genf."},
     {"content": "und Genf.", "reasoning_content": " 思考"},
 ]
+# An answer about SSE itself: the text [DONE] inside an event's data.
+ABOUT_SSE = [
+    {"content": "The stream ends with "},
+    {"content": "`data: [DONE]`."},
+]
 
 
 @pytest.mark.wire
@@ -146,6 +151,7 @@ REASONING_BESIDE_CONTENT = [
 @example(deltas=DEEPSEEK_ROUND, envelope=ENVELOPE)
 @example(deltas=TEXT_BESIDE_CALLS, envelope=ENVELOPE)
 @example(deltas=REASONING_BESIDE_CONTENT, envelope=ENVELOPE)
+@example(deltas=ABOUT_SSE, envelope=ENVELOPE)
 def test_content_is_every_piece_in_order(stream, deltas, envelope):
     got, where = _parsed(stream, deltas, envelope)
     want = _joined(deltas, "content")

@@ -116,6 +116,7 @@ PINNED_UNTIDY = [PINNED[0], {"role": "assistant", "content": "Welcome back."}, *
 @given(history=untidy_histories(), budget=budgets)
 @example(history=PINNED, budget=PINNED_BUDGET)
 @example(history=PINNED_UNTIDY, budget=PINNED_BUDGET)
+@example(history=PINNED, budget=128_000)  # within a context window's budget: nothing to trim
 def test_trimming_keeps_a_tail_and_is_done_once(memory, history, budget):
     memory = valid(memory)
     before = copy.deepcopy(history)

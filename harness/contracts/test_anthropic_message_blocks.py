@@ -14,7 +14,10 @@ per neutral block, in the same order: ``thinking`` with its text and
 ``signature``, ``redacted_thinking`` with its ``data``, both byte-identical;
 ``text`` with its text; ``tool_use`` with the call's id and name and
 ``input`` the arguments parsed as JSON (``{}`` for ``""``, a call with no
-arguments). A text block with no text is left out (Anthropic refuses empty
+arguments); arguments that are not a JSON object's text (cut off mid-stream,
+or JSON of another type: ``null``, a list, a string, a number) go back as an
+object holding the raw text, since ``input`` is always an object. An empty
+signature stays empty: none is made up. A text block with no text is left out (Anthropic refuses empty
 text), and nothing else is. Judged as the next request would carry it (the
 message between the question and its tool results, thinking enabled, the
 turn as sent), Anthropic refuses nothing. The neutral message is left as it was.
@@ -24,8 +27,9 @@ Level: wire (Anthropic's Messages format and the 400s it answers).
 Production fingerprint: HTTP 400 "messages.N.content.M: `thinking` or
 `redacted_thinking` blocks in the latest assistant message cannot be
 modified", "Invalid `signature` in `thinking` block", "Invalid 'data' in
-'redacted_thinking' block", "text content blocks must be non-empty", on the
-request right after a tool round.
+'redacted_thinking' block", "text content blocks must be non-empty", or a 400
+naming a ``tool_use``'s ``input`` (not an object), on the request right after
+a tool round.
 """
 
 import copy
@@ -55,6 +59,11 @@ OMITTED_THINKING = {"blocks": [{"type": "reasoning", "text": "", "signature": SI
                                {"type": "tool_call", "id": "toolu_10", "name": "get_weather",
                                 "arguments": '{"city": "Oslo"}'}],
                     "stop_reason": "tool_use", "usage": None}
+# A finished turn whose thinking came with no signature (a relay that dropped its signature_delta).
+UNSIGNED = {"blocks": [{"type": "reasoning", "text": "Short.", "signature": ""}, {"type": "text", "text": "Done."}],
+            "stop_reason": "end_turn", "usage": None}
+# Arguments that are no JSON object's text: JSON of another type, and a call cut off mid-stream.
+NOT_OBJECTS = ["null", "[1, 2]", '"Lisbon"', "42", '{"city": "Lis']
 
 
 def _serialized(messages, turn: dict) -> tuple[dict, dict]:
@@ -73,6 +82,7 @@ def _serialized(messages, turn: dict) -> tuple[dict, dict]:
 @example(turn=INTERLEAVED_ANSWER)
 @example(turn=EMPTY_BESIDE_CALL)
 @example(turn=OMITTED_THINKING)
+@example(turn=UNSIGNED)
 def test_blocks_go_back_in_order_with_their_values(messages, turn):
     wire, neutral = _serialized(messages, turn)
     want = anthropic_wire_message(turn)
@@ -100,3 +110,15 @@ def test_the_serialized_message_is_one_anthropic_accepts(messages, turn):
         f"Anthropic would answer 400 to the message as the next request carries it: "
         f"{[r.message for r in refused]}\n  written: {clip_json(wire, 1500)}"
     )
+
+
+@pytest.mark.parametrize("arguments", NOT_OBJECTS)
+def test_arguments_that_are_no_object_go_back_inside_one(messages, arguments):
+    call = {"type": "tool_call", "id": "toolu_01", "name": "get_weather", "arguments": arguments}
+    wire, neutral = _serialized(messages, {"blocks": [{"type": "text", "text": "Checking."}, call]})
+    uses = [b for b in (wire.get("content") or []) if isinstance(b, dict) and b.get("type") == "tool_use"] if (
+        isinstance(wire, dict)) else []
+    got = uses[0].get("input") if len(uses) == 1 else None
+    assert isinstance(got, dict) and arguments in got.values(), (
+        f"the call streamed arguments {arguments!r}: its tool_use should hold an object with that raw text, since "
+        f"Anthropic takes only an object as input; written: {clip_json(wire, 800)} (neutral {clip_json(neutral, 400)})")

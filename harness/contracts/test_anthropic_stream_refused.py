@@ -15,7 +15,9 @@ before ``message_stop``'s data is complete (a drawn one; for the pinned body a
 cut at every kind of place, :mod:`harness.contracts.body_cuts`: inside an
 event, inside a line end, inside a UTF-8 sequence, between events, and one
 byte short of ``message_stop``'s data); the body
-with ``message_start`` moved after a block event. Each is its own test.
+with ``message_start`` moved after a block event; the body with an ``error``
+event before any of its events and the rest of the turn after it. Each is
+its own test.
 
 Level: per test. Wire for the ``error`` event and the cut body: the Messages
 format ends every turn with ``message_stop`` and reports a failure after the
@@ -23,7 +25,10 @@ format ends every turn with ``message_stop`` and reports a failure after the
 Robust for a block event before ``message_start``: Anthropic opens every
 stream with ``message_start``, so only a relay that reorders events sends
 this, and client libraries do not look for it (anthropic-python passes events
-before ``message_start`` through without accumulating them).
+before ``message_start`` through without accumulating them), and for an
+``error`` event the rest of the turn follows: Anthropic ends the stream at
+one, a relay that passes it along may keep relaying; the SDKs raise on an
+``error`` event whatever follows it.
 
 Production fingerprint: during an overload a half-written answer is saved as
 complete and no failover happens; a tool call cut mid-JSON is run; a
@@ -108,3 +113,21 @@ def test_a_block_event_before_message_start_is_refused(stream, sample, data):
     moved.insert(moved.index(events[after]) + 1, events[start])
     refusal(stream.parse_stream, frame(moved, frame_plan),
             why=f"{events[after]['type']} (index {events[after].get('index')}) comes before message_start")
+
+
+# The error event Anthropic sends during an overload.
+_OVERLOADED = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+
+
+@pytest.mark.robust
+@given(streamed_turns(max_calls=3), st.data())
+@example((TURN, PLAN), None)
+def test_an_error_event_is_refused_whatever_follows_it(stream, sample, data):
+    turn, plan = sample
+    events = turn_events(turn, plan)
+    frame_plan = Plan(named=plan.named, framing=plan.framing)
+    _answered(stream, frame(events, frame_plan))
+    at = 1 if data is None else data.draw(st.integers(0, len(events) - 1), label="error before event")
+    body = frame([*events[:at], _OVERLOADED, *events[at:]], frame_plan)
+    refusal(stream.parse_stream, body, why=f"an error event comes before event {at} ({events[at]['type']}), the rest "
+            "of the turn after it, message_stop included")

@@ -11,8 +11,10 @@ Rule: ``transform_request(body, {"effort": e})`` of a Messages body (a
 history possibly inside a tool loop, any ``max_tokens``, with or without a
 ``thinking`` key already), for the model of every row of the model table
 (:mod:`harness.rules.models`; ``--model`` picks one) and one model the table
-does not know (judged by the wire's forms alone), each as Anthropic names it
-and as a gateway does (``anthropic/claude-opus-4.7``):
+does not know (judged by the wire's forms alone), each as Anthropic names it,
+as a gateway does (``anthropic/claude-opus-4.7``) and as Bedrock does
+(``anthropic.claude-opus-4-7-v1:0``); the history may be a first turn (no
+assistant message yet) or hold an assistant message in string form:
 
 - ``e`` None (not asked): the body comes back as it was;
 - ``"off"``: on a model that can turn thinking off, no thinking (no
@@ -28,8 +30,9 @@ and as a gateway does (``anthropic/claude-opus-4.7``):
   ``max_tokens``), ``max_tokens`` never lowered, every message unchanged; and
   the levels reach the model in order: a higher level never thinks less, and
   ``max`` more than ``low``;
-- every other key (model, system, tools, stream) is kept, and the caller's
-  body is left as it was. Judged as Anthropic would judge it (the rounds as
+- every other key (model, system, tools, stream, and ``output_config``'s
+  settings beside ``effort``, such as a structured output's ``format``) is
+  kept, and the caller's body is left as it was. Judged as Anthropic would judge it (the rounds as
   sent), the result is refused nothing.
 
 Level: provider (Anthropic's thinking parameters per model, and its rule on
@@ -39,7 +42,10 @@ Production fingerprint: HTTP 400 "When thinking is disabled, an `assistant`
 message in the final position cannot contain `thinking`." right after the
 user turned thinking off; "`thinking.type.enabled` is not supported for this
 model." on every request after a model upgrade; with a budget, a 400 on every
-request whose ``max_tokens`` is not above it.
+request whose ``max_tokens`` is not above it; a first request that fails
+with thinking off (the adapter crashed on a history with no assistant message
+yet); a JSON answer that comes back as prose once effort is set (the
+structured output's ``format`` was dropped).
 """
 
 import copy
@@ -78,25 +84,41 @@ def bodies(draw, thinking: bool | None = None) -> tuple[dict, list[dict]]:
                                                            | st.integers(1, 70000)),
             "system": "Be brief.", "messages": anthropic_wire_history(events), "stream": True,
             "tools": [{"name": "list_dir", "input_schema": {"type": "object", "properties": {}}}]}
+    if draw(st.booleans()):
+        body["output_config"] = dict(_STRUCTURED)
     existing = draw(_thinking_keys)
     if existing is not None:
         body["thinking"] = existing
     return body, [{"blocks": e["blocks"]} for e in events]
 
 
-PINNED = ({"model": "claude-sonnet", "max_tokens": 1024, "stream": True, "messages": anthropic_wire_history([
+# A structured output's settings, which live in output_config beside the effort word.
+_STRUCTURED = {"format": {"type": "json_schema", "schema": {"type": "object", "properties": {"answer": {"type": "string"}},
+                                                            "required": ["answer"], "additionalProperties": False}}}
+PINNED = ({"model": "claude-sonnet", "max_tokens": 1024, "stream": True, "output_config": _STRUCTURED,
+           "messages": anthropic_wire_history([
     {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": 1.0,
      "tool_results": [{"tool_call_id": f"toolu_0{k}", "content": "ok"} for k in (1, 2, 3)]}])},
     [INTERLEAVED_TURN])
+# A session's first request: no assistant message yet.
+FIRST_TURN = ({"model": "claude-sonnet", "max_tokens": 1024, "stream": True,
+               "messages": [{"role": "user", "content": "Hello."}]}, [])
+# A plain chat history: the assistant's reply in string form, as the API also takes it.
+STRING_REPLY = ({"model": "claude-sonnet", "max_tokens": 1024, "stream": True, "messages": [
+    {"role": "user", "content": "Hello."}, {"role": "assistant", "content": "Hi! How can I help?"},
+    {"role": "user", "content": "Name a colour."}]}, [{"blocks": [{"type": "text", "text": "Hi! How can I help?"}]}])
 
 
-# A model id as Anthropic names it, and as gateways write the same model (a vendor prefix, version dots).
-SPELLINGS = pytest.mark.parametrize("spelling", ["anthropic", "gateway"])
+# A model id as Anthropic names it, as gateways write the same model (a vendor prefix, version dots), and as
+# Bedrock does (its provider prefix and a version suffix).
+SPELLINGS = pytest.mark.parametrize("spelling", ["anthropic", "gateway", "bedrock"])
 
 
 def _model_id(row: ModelRow, spelling: str) -> str:
     if spelling == "anthropic":
         return row.example
+    if spelling == "bedrock":
+        return f"anthropic.{row.example}-v1:0"
     return "anthropic/" + re.sub(r"(?<=\d)-(?=\d$)|(?<=\d)-(?=\d-)", ".", row.example)
 
 
@@ -111,7 +133,20 @@ def _transform(transform, body: dict, effort, row: ModelRow, spelling: str = "an
 
 
 def _kept_keys(out: dict, body: dict) -> list[str]:
-    return [k for k in ("model", "system", "tools", "stream") if k in body and out.get(k) != body[k]]
+    changed = [k for k in ("model", "system", "tools", "stream") if k in body and out.get(k) != body[k]]
+    return changed + (["output_config (beside effort)"] if _settings(out) != _settings(body) else [])
+
+
+def _settings(body: dict) -> dict:
+    """``output_config``'s settings other than the effort word, which the level may set."""
+    config = body.get("output_config")
+    if config is None:
+        return {}
+    return {k: v for k, v in config.items() if k != "effort"} if isinstance(config, dict) else {"": config}
+
+
+def _without_thinking(content: object) -> object:
+    return [b for b in content if b.get("type") not in THINKING_TYPES] if isinstance(content, list) else content
 
 
 def _shown(out: dict, row: ModelRow, effort) -> str:
@@ -141,6 +176,8 @@ def test_no_effort_leaves_the_body_as_it_was(transform, model_row, spelling, cas
 @SPELLINGS
 @given(case=bodies())
 @example(case=PINNED)
+@example(case=FIRST_TURN)
+@example(case=STRING_REPLY)
 def test_off_thinks_as_little_as_the_model_allows(transform, model_row, spelling, case):
     body, out = _transform(transform, case[0], "off", model_row, spelling)
     row, sent = model_row, body["messages"]
@@ -169,8 +206,7 @@ def test_off_thinks_as_little_as_the_model_allows(transform, model_row, spelling
         f"messages {others_changed} changed (or the count went from {len(sent)} to {len(messages)}); only the latest "
         f"assistant message may lose its thinking{io}")
     if latest is not None:
-        want = [b for b in sent[latest]["content"] if b.get("type") not in THINKING_TYPES]
-        got = [b for b in messages[latest].get("content") or [] if b.get("type") not in THINKING_TYPES]
+        want, got = _without_thinking(sent[latest]["content"]), _without_thinking(messages[latest].get("content"))
         assert got == want, f"the latest assistant message's other blocks should stay {shown(want)}{io}"
 
 

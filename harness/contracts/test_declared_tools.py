@@ -27,15 +27,21 @@ round (two calls) and an answer, with scripted tools; every request it sent:
   generation settings), the provider's 400 text where it is documented;
 - declares every one of the tools given, read the way the format's API reads
   a declaration, with the tool's name, its description and its parameters as
-  given, and no tool it was not given.
+  given, and no tool it was not given. A tool given by its name alone (no
+  description, no parameters) is declared with no description of the
+  kernel's making (none, ``""``, or its name where the format requires one)
+  and an object schema with no properties.
 
 Level: wire (each format's request schema).
 
 Production fingerprint: a 400 on the first request of every turn after a
 switch of provider, naming a field of the body (``max_tokens: Field
 required``) or its tools; or an agent that stops calling tools it used to
-call, with no error at all.
+call, with no error at all; or a 400 on every turn once a tool without
+parameters is registered (``input_schema.type: Field required``).
 """
+
+from dataclasses import dataclass
 
 import pytest
 
@@ -64,8 +70,17 @@ def _script(spec: FormatSpec) -> list[dict]:
             {"blocks": [{"type": "text", "text": ANSWER}]}]
 
 
+@dataclass
+class _NameOnlyTool(ScriptedTool):
+    """A tool given by its name alone, as agents register a tool that takes nothing and needs no words."""
+
+    @property
+    def schema(self) -> dict:
+        return {"type": "function", "function": {"name": self.name}}
+
+
 def _conversation(kernel, wire_format) -> tuple[list[ScriptedTool], list[dict]]:
-    tools = [ScriptedTool("get_weather"), ScriptedTool("list_dir")]
+    tools = [ScriptedTool("get_weather"), ScriptedTool("list_dir"), _NameOnlyTool("current_time")]
     model = ScriptedModel(_script(wire_format.spec), format=wire_format.name)
     valid(kernel).run_turn(QUESTION, model, tools)
     assert len(model.requests) == 2, (
@@ -91,8 +106,8 @@ def _top_level(request: object) -> object:
 
 def test_every_request_declares_the_tools_given(kernel, wire_format):
     tools, requests = _conversation(kernel, wire_format)
-    want = {t.schema["function"]["name"]: {"description": t.schema["function"]["description"],
-                                           "parameters": t.schema["function"]["parameters"]} for t in tools}
+    want = {t.schema["function"]["name"]: {"description": t.schema["function"].get("description"),
+                                           "parameters": t.schema["function"].get("parameters")} for t in tools}
     for number, request in enumerate(requests, 1):
         assert isinstance(request, dict), f"request {number} of the turn is {clip_json(request, 300)}, not an object"
         where = (f"request {number} of the turn, read as {wire_format.spec.label} reads its tools; its tools field: "
@@ -101,6 +116,20 @@ def test_every_request_declares_the_tools_given(kernel, wire_format):
         assert not unread, f"the tools field is not one the API reads: {unread}; {where}"
         got = wire_format.spec.declared_tools(request)
         assert sorted(got) == sorted(want), f"declares the tools {sorted(got)}; expected {sorted(want)}; {where}"
-        for key in ("description", "parameters"):
-            differs = [(name, got[name][key], want[name][key]) for name in want if got[name][key] != want[name][key]]
+        for key, same in (("description", _same_description), ("parameters", _same_parameters)):
+            differs = [(name, got[name][key], want[name][key]) for name in want
+                       if not same(name, got[name][key], want[name][key])]
             assert not differs, f"tools' {key} (name, got, expected) differ from the tools given: {differs}; {where}"
+
+
+def _same_description(name: str, got: object, given: object) -> bool:
+    """As given; a tool given none may go without one, or with its own name where the format requires one."""
+    return got == given if given is not None else got in (None, "", name)
+
+
+def _same_parameters(name: str, got: object, given: object) -> bool:
+    """As given; a tool given none takes an object with no properties (the form every format reads)."""
+    if given is not None:
+        return got == given
+    return got is None or (isinstance(got, dict) and got.get("type") == "object" and not got.get("properties")
+                           and not got.get("required"))

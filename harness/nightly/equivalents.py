@@ -144,7 +144,7 @@ def load_exemptions(root: Path | None = None) -> list[Exemption]:
     """The exemptions of every file of the reference, in file and line order."""
     root = root or project_root()
     exemptions = []
-    for path in sorted((root / REFERENCE).glob("*.py")):
+    for path in sorted((root / REFERENCE).rglob("*.py")):  # every format's folder too
         file = path.relative_to(root).as_posix()
         exemptions += parse_exemptions(path.read_text(encoding="utf-8"), file)
     return exemptions

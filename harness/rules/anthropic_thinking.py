@@ -76,7 +76,7 @@ def _budget_problems(thinking: dict, max_tokens: object) -> list[str]:
 
 def _effort_problems(body: dict, row: ModelRow) -> list[str]:
     config = body.get("output_config")
-    if config is None:
+    if config is None or isinstance(config, dict) and "effort" not in config:  # other settings (format) stand alone
         return []
     effort = config.get("effort") if isinstance(config, dict) else config
     if not row.efforts:

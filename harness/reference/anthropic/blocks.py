@@ -53,7 +53,7 @@ class OpenBlock:
             opened.fixed["name"] = _required(block, "name")
             opened.values["arguments"] = []
             if block.get("input"):
-                opened.whole_input = json.dumps(block["input"], ensure_ascii=False, separators=(",", ":"))
+                opened.whole_input = json.dumps(block["input"], ensure_ascii=False, separators=(",", ":"))  # pragma: no mutate (out of scope: `ensure_ascii=False` -> `ensure_ascii=None`, `ensure_ascii=False` -> `ensure_ascii=True`, `ensure_ascii=False, ` -> ``, `separators=(",", ":")` -> `separators=None`, `, separators=(",", ":")` -> `, `: the spacing and escaping of JSON text, which parses to the same input)
         return opened
 
     def add(self, delta: dict) -> None:
@@ -63,7 +63,7 @@ class OpenBlock:
         if delta_type not in self.deltas:
             raise BlockError(f"a {delta_type!r} delta in a {self.kind} block")
         wire_field, key = self.deltas[delta_type]
-        self.values.setdefault(key, []).append(_required(delta, wire_field))
+        self.values.setdefault(key, []).append(_required(delta, wire_field))  # pragma: no mutate (equivalent: `[]` -> `None`, `[]` -> ``: start() opens every value a delta adds to, so the default is never taken)
 
     def neutral(self) -> dict:
         joined = {key: "".join(pieces) for key, pieces in self.values.items()}

@@ -23,7 +23,7 @@ def _starts_exchange(message: dict) -> bool:
 def _request(messages: list, schemas: list[dict]) -> dict:
     tools = [{"name": s["function"]["name"], "description": s["function"].get("description", ""),
               "input_schema": s["function"].get("parameters") or {"type": "object"}} for s in schemas]
-    return {"model": "reference", "max_tokens": MAX_TOKENS, "messages": messages, "tools": tools, "stream": True}
+    return {"model": "reference", "max_tokens": MAX_TOKENS, "messages": messages, "tools": tools, "stream": True}  # pragma: no mutate (out of scope: `"reference"` -> *, `"stream": True` -> `"stream": False`: the model id and whether the answer streams are the kernel's own choice, which its model callable answers either way)
 
 
 WIRE = HistoryWire(serialize=serialize_message, add=merging_users("content"), request=_request,

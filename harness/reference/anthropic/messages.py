@@ -39,8 +39,8 @@ def tool_input(call: dict) -> dict:
     try:
         value = json.loads(text)
     except json.JSONDecodeError:
-        return {"INVALID_JSON": text}
-    return value if isinstance(value, dict) else {"INVALID_JSON": text}
+        return {"INVALID_JSON": text}  # pragma: no mutate (out of scope: `"INVALID_JSON"` -> *: the wrapper's key, Anthropic's suggestion; any object holding the raw text is taken)
+    return value if isinstance(value, dict) else {"INVALID_JSON": text}  # pragma: no mutate (out of scope: `"INVALID_JSON"` -> *: the wrapper's key, Anthropic's suggestion; any object holding the raw text is taken)
 
 
 def serialize_message(message: dict) -> dict:

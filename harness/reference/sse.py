@@ -50,7 +50,7 @@ def iter_events(body: bytes) -> Iterator[tuple[int, str]]:
         if not data:
             continue
         number += 1  # pragma: no mutate (out of scope: `+=` -> *, `1` -> `2`: event numbers, in errors only)
-        text = _decode(b"\n".join(data), number)
+        text = _decode(b"\n".join(data), number)  # pragma: no mutate (out of scope: `number` -> `None`: event numbers, in errors only)
         data = []
         if text.strip() == _DONE:
             return

@@ -94,3 +94,12 @@ def test_files_the_tree_under_test_does_not_hold_are_not_held_to_it():
             f"--- a/{DISTILL}\n+++ b/{DISTILL}\n@@ -1,0 +1,1 @@\n+{line}\n")
     assert mismatch(parse_diff(diff, "t"), root.read) is None
     assert "line 1 reads" in mismatch(parse_diff(diff.replace(f"+{line}", "+other"), "t"), root.read)
+
+
+def test_a_file_without_a_final_newline_is_read():
+    """git writes `\\ No newline at end of file` after such a line: it numbers no line of either side."""
+    from harness.mutation.diff_lines import parse_diff
+
+    text = ("--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n a = 1\n-b = 2\n\\ No newline at end of file\n"
+            "+b = 3\n\\ No newline at end of file\n")
+    assert parse_diff(text, "diff t").lines("m.py") == frozenset({2})

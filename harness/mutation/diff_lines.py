@@ -94,7 +94,7 @@ def _hunk_lines(hunk) -> set[int]:
             deleted = False
         elif line.is_removed:
             deleted = True
-        else:
+        elif line.is_context:  # not "\ No newline at end of file", which numbers no line
             if deleted:
                 lines |= {after - 1, after} - {0}
                 deleted = False

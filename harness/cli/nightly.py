@@ -163,7 +163,8 @@ def _format(spec: FormatSpec, part: gate_plan.FormatPart, children: Children, jo
     with KnownBugRun(project, executor, jobs=jobs) as run:
         # The verdict store's share of this format (README, "Incremental runs"): each baseline contract's entry
         # and reach, each known bug's and mutmut mutant's verdict and a green exploration, under unchanged keys.
-        reuse = part_reuse(tally.store, f"nightly:{name}", run, list(part.catalogues))
+        # The part is the gate's for this format: a gate's stored baseline and known bugs serve the nightly too.
+        reuse = part_reuse(tally.store, gate_plan.store_part(name), run, gate_plan.catalogue_paths(SPECS.values()))
         mutants = MutantReuse(reuse, seed) if reuse is not None else None
         phase = time.perf_counter()
         try:

@@ -106,7 +106,8 @@ class PartReuse:
         self.run = run
         self.tree = tree
         self.stored = store.part(name)
-        self.state: dict = {"collection": None, "contracts": dict(self.stored.get("contracts", {})),
+        # What another command keeps in the part (the nightly's mutmut verdicts, its exploration) stays as it was.
+        self.state: dict = {**self.stored, "collection": None, "contracts": dict(self.stored.get("contracts", {})),
                             "statements": dict(self.stored.get("statements", {})),
                             "startup": self.stored.get("startup", 0.0),
                             "mutants": dict(self.stored.get("mutants", {}))}

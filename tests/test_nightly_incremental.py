@@ -79,7 +79,8 @@ def _baseline() -> Baseline:
 def _part(stored: dict, keys: dict[str, str]) -> SimpleNamespace:
     """A part of the store: what an earlier run kept, and the contracts' keys as this run's baseline has them."""
     tree = SimpleNamespace(shared="shared", whole=lambda name: f"whole {name}")
-    return SimpleNamespace(name="gate:demo", stored=stored, state={}, tree=tree, contract_key=keys.__getitem__)
+    return SimpleNamespace(name="gate:demo", stored=stored, state={}, tree=tree, contract_key=keys.__getitem__,
+                           properties=lambda: [PROPERTY])
 
 
 def _nightly(stored: dict, seed: int = 7, keys: dict[str, str] | None = None,
@@ -186,7 +187,7 @@ def test_a_green_exploration_is_reused_under_its_seed_and_run_under_another() ->
     def explore(stored: dict, seed: int) -> tuple[_ExploringRun, ExploreBudget, dict]:
         run, budget = _ExploringRun(), ExploreBudget(10.0, 1)
         reuse = MutantReuse(_part(stored, {PROPERTY: "k1"}), seed)
-        green, _ = nightly_cli._explore(run, baseline, budget, "demo", seed, [PROPERTY], reuse)
+        green, _ = nightly_cli._explore(run, baseline, budget, "demo", seed, reuse)
         assert green
         return run, budget, json.loads(json.dumps(reuse.part.state))
 

@@ -51,13 +51,18 @@ from harness.report.stryker_json import ReportError, build_report, load_report
 PYPROJECT = Path("pyproject.toml")  # thresholds come from the directory the command runs in
 
 
+def _properties(run: KnownBugRun, reuse: MutantReuse | None) -> list[str]:
+    """The baseline's property contracts: from the verdict store while its collection holds, else the workers'."""
+    return reuse.part.properties() if reuse is not None else run.executor.properties()
+
+
 def _explore(run: KnownBugRun, baseline: Baseline, budget: ExploreBudget, name: str, seed: int,
-             properties: list[str], reuse: MutantReuse | None) -> tuple[bool, str]:
+             reuse: MutantReuse | None = None) -> tuple[bool, str]:
     """The property contracts under the nightly profile and ``seed``, each with the examples ``name``'s part of
     the budget buys it at the cost its baseline measured, the jobs sharing them by that cost: (green, tally).
     With ``reuse``, a green exploration stored under the same seed, examples and contracts stands instead."""
     started = time.perf_counter()
-    plan = budget.plan(name, baseline.outcome.tests, properties, run.jobs)
+    plan = budget.plan(name, baseline.outcome.tests, _properties(run, reuse), run.jobs)
     if not plan.examples or budget.seconds <= 0:
         budget.spend(0.0)
         return True, "no property to explore" if not plan.examples else "exploration not run (--explore-budget 0)"
@@ -126,8 +131,9 @@ def _generate(children: Children, shard: Shard | None, jobs: int) -> Generated:
 
 
 def _mutmut(name: str, run: KnownBugRun, baseline: Baseline, across: AcrossFormats, seed: int,
-            explored: Plan, properties: list[str], reuse: MutantReuse | None) -> None:
+            explored: Plan, reuse: MutantReuse | None) -> None:
     started = time.perf_counter()
+    properties = _properties(run, reuse)
     plan = across.plan(name, baseline, reuse, properties, explored)
     unreached = sum(1 for r in plan.records.values() if r.status == "no tests")
     print(f"{name}: mutmut mutants its contracts reach and no earlier format killed: {len(plan.runnable)} run"
@@ -178,9 +184,8 @@ def _format(spec: FormatSpec, part: gate_plan.FormatPart, children: Children, jo
         print(f"{name}: baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured"
               + (f"; {reuse.counts.contracts} reused from the verdict store" if reuse is not None else "")
               + f") in {time.perf_counter() - phase:.0f}s")
-        properties = reuse.properties() if reuse is not None else run.executor.properties()
         # After the baseline: what one example of each property costs is measured there.
-        green, explored = _explore(run, baseline, budget, name, seed, properties, mutants)
+        green, explored = _explore(run, baseline, budget, name, seed, mutants)
         tally.contracts.append(f"{name}: {explored}")
         print(f"{name}: exploration: {explored}")
         if not green:
@@ -189,7 +194,7 @@ def _format(spec: FormatSpec, part: gate_plan.FormatPart, children: Children, jo
         tally.known += results
         tally.codes.append(exit_code(results))
         if across is not None and gate_plan.bundled(spec):
-            _mutmut(name, run, baseline, across, seed, budget.plans[name], properties, mutants)
+            _mutmut(name, run, baseline, across, seed, budget.plans[name], mutants)
         if reuse is not None:
             # Saved after each format: a run stopped later keeps what this one settled.
             mutants.keep_all()

@@ -17,7 +17,17 @@ default (chat) reference only, while the nightly runs each format's contracts
 against its own reference: the mutants only another format's contracts reach
 are listed as differences (``no tests`` on mutmut's side).
 
+Each nightly is followed by a second one with nothing changed, in the same
+folder (its verdict store and generation cache kept, the same seed): what an
+incremental nightly costs when nothing changed, as a ratio of the first.
+``--shard K/N`` runs the nightly's shard (every format's baseline and
+exploration in full, that share of the known bugs and mutmut's mutants) and
+plain mutmut on the same share of mutmut's mutants (its setup, the stats and
+clean runs over every contract, paid whole), for a machine that cannot
+afford the whole.
+
     python benchmarks/nightly_vs_mutmut.py [--jobs 2] [--repeat 1] [--seed 12345] [--explore-budget SECONDS]
+                                          [--shard K/N]
 
 Prints wall and CPU seconds per side (medians over the repeats), the ratios,
 and every mutant whose verdict differs, with both reasons.
@@ -66,19 +76,45 @@ def timed(args: list[str], cwd: Path, env: dict) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
-def nightly(jobs: int, seed: int, budget: float) -> tuple[float, float, float, dict[str, str]]:
-    """(wall, CPU, the mutmut phase's wall, mutant name -> status) of one `harness nightly`."""
+def nightly(jobs: int, seed: int, budget: float, shard: str | None) -> tuple[float, float, float, float, float,
+                                                                            dict[str, str]]:
+    """(wall, CPU, the mutmut phase's wall, the second run's wall and CPU, mutant name -> status) of one
+    `harness nightly` and of a second one with nothing changed, in the same folder."""
     with tempfile.TemporaryDirectory(prefix="bench-nightly-") as tmp:
         args = [sys.executable, "-m", "harness", "nightly", "--jobs", str(jobs), "--hypothesis-seed", str(seed),
-                "--explore-budget", str(budget), "--report-dir", tmp]
-        # An empty cache folder: the generation is paid, as plain mutmut pays its own.
-        wall, cpu, out = timed(args, Path(tmp), {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "cache")})
+                "--explore-budget", str(budget), "--report-dir", tmp, *(["--shard", shard] if shard else [])]
+        # An empty cache folder and no verdict store: the first run pays the generation, as plain mutmut pays its
+        # own, and every baseline. The second finds both where the first left them (the default store, in tmp).
+        env = {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
+        wall, cpu, out = timed(args, Path(tmp), env)
         # One mutmut phase per format (each format's contracts against its own reference): their sum.
         phase = float(sum(int(n) for n in re.findall(r": mutmut mutants done in (\d+)s", out)))
         report = json.loads((Path(tmp) / "mutation-report.json").read_text(encoding="utf-8"))
-    statuses = {m["id"]: m["statusReason"].split("\n")[0] for f in report["files"].values() for m in f["mutants"]
-                if "__mutmut_" in m["id"]}
-    return wall, cpu, phase, {name: _mutmut_word(reason) for name, reason in statuses.items()}
+        print(_phases(out, "first"), flush=True)
+        again_wall, again_cpu, again_out = timed(args, Path(tmp), env)
+        print(_phases(again_out, "again"), flush=True)
+        again = json.loads((Path(tmp) / "mutation-report.json").read_text(encoding="utf-8"))
+    statuses = _statuses(report)
+    if _statuses(again) != statuses:
+        changed = sorted(n for n in statuses if _statuses(again).get(n) != statuses[n])
+        raise SystemExit(f"the second nightly's verdicts differ from the first's on {changed[:20]}:\n"
+                         f"{again_out[-3000:]}")
+    return wall, cpu, phase, again_wall, again_cpu, statuses
+
+
+PHASES = re.compile(r"^(mutmut mutants: \d+ of|\S+: (baseline green|exploration:|known bugs:|mutmut mutants done|"
+                    r"mutmut mutants its|\d+ of \d+ known-bug)|mutmut: \d+ of)")
+
+
+def _phases(out: str, which: str) -> str:
+    """The nightly's console lines that say what each phase cost and reused."""
+    return "\n".join(f"    {which}: {line}" for line in out.splitlines() if PHASES.match(line))
+
+
+def _statuses(report: dict) -> dict[str, str]:
+    reasons = {m["id"]: m["statusReason"].split("\n")[0] for f in report["files"].values() for m in f["mutants"]
+               if "__mutmut_" in m["id"]}
+    return {name: _mutmut_word(reason) for name, reason in reasons.items()}
 
 
 def _mutmut_word(reason: str) -> str:
@@ -113,30 +149,38 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--explore-budget", type=float, default=DEFAULT_BUDGET)
+    parser.add_argument("--shard", metavar="K/N", help="the nightly's shard, and plain mutmut on its mutants")
     args = parser.parse_args()
     runs_n, runs_m = [], []
     load = os.getloadavg()[0]
 
     def run_nightly(n: int) -> None:
-        runs_n.append(nightly(args.jobs, args.seed, args.explore_budget))
-        print(f"  nightly #{n + 1}: {runs_n[-1][0]:.0f}s wall, {runs_n[-1][1]:.0f}s CPU "
-              f"(its mutmut phase {runs_n[-1][2]:.0f}s)", flush=True)
+        runs_n.append(nightly(args.jobs, args.seed, args.explore_budget, args.shard))
+        print(f"  nightly #{n + 1}: {runs_n[-1][0]:.0f}s wall, {runs_n[-1][1]:.0f}s CPU (its mutmut phase "
+              f"{runs_n[-1][2]:.0f}s); again with nothing changed: {runs_n[-1][3]:.0f}s wall, {runs_n[-1][4]:.0f}s CPU "
+              f"(load {os.getloadavg()[0]:.1f})", flush=True)
 
     def run_mutmut(n: int) -> None:
-        runs_m.append(plain_mutmut(args.jobs))
-        print(f"  plain mutmut #{n + 1}: {runs_m[-1][0]:.0f}s wall, {runs_m[-1][1]:.0f}s CPU", flush=True)
+        # A shard's mutants by name, as the nightly's report lists them (so the nightly runs first); else all.
+        names = sorted(runs_n[-1][5]) if args.shard else None
+        runs_m.append(plain_mutmut(args.jobs, names))
+        print(f"  plain mutmut #{n + 1}: {runs_m[-1][0]:.0f}s wall, {runs_m[-1][1]:.0f}s CPU "
+              f"(load {os.getloadavg()[0]:.1f})", flush=True)
 
     for n in range(args.repeat):
-        for side in ((run_nightly, run_mutmut) if n % 2 == 0 else (run_mutmut, run_nightly)):
+        for side in ((run_nightly, run_mutmut) if n % 2 == 0 or args.shard else (run_mutmut, run_nightly)):
             side(n)
-    wall_n, cpu_n, phase_n = (statistics.median(r[i] for r in runs_n) for i in range(3))
+    wall_n, cpu_n, phase_n, wall_2, cpu_2 = (statistics.median(r[i] for r in runs_n) for i in range(5))
     wall_m, cpu_m = (statistics.median(r[i] for r in runs_m) for i in range(2))
-    ours, theirs = runs_n[-1][3], runs_m[-1][2]
-    print(f"\nboth sides with their setup, {args.jobs} jobs, exploration budget {args.explore_budget:g}s, medians of "
+    ours, theirs = runs_n[-1][5], runs_m[-1][2]
+    print(f"\nboth sides with their setup, {args.jobs} jobs, exploration budget {args.explore_budget:g}s"
+          + (f", shard {args.shard}" if args.shard else "") + f", medians of "
           f"{args.repeat}; load average {load:.1f} before, {os.getloadavg()[0]:.1f} after:")
     print(f"  harness nightly (whole run)   {wall_n:7.0f}s wall {cpu_n:7.0f}s CPU")
     print(f"  harness nightly (mutmut phase){phase_n:7.0f}s wall")
+    print(f"  harness nightly, again        {wall_2:7.0f}s wall {cpu_2:7.0f}s CPU (nothing changed: the verdict store)")
     print(f"  plain mutmut run              {wall_m:7.0f}s wall {cpu_m:7.0f}s CPU")
+    print(f"  ratio second nightly/first: wall {wall_2 / wall_n:.2f}x, CPU {cpu_2 / cpu_n:.2f}x")
     print(f"  ratio nightly/mutmut: wall {wall_n / wall_m:.2f}x, CPU {cpu_n / cpu_m:.2f}x; "
           f"mutmut phase/mutmut wall {phase_n / wall_m:.2f}x")
     print(f"  mutants: nightly {len(ours)}, plain mutmut {len(theirs)} (pragmas stripped in both)")

@@ -223,7 +223,7 @@ def test_the_per_mutant_budget_never_limits_the_baseline(tmp_path):
 
 
 def test_the_nightly_phases_share_one_set_of_workers_that_ends_with_the_run():
-    from harness.cli.nightly import _known_bugs, _Tally
+    from harness.cli.nightly import _known_bugs
     from harness.mutation.gate_plan import FormatPart
 
     catalogue = load_catalogue(BUNDLED_CATALOGUE)
@@ -233,7 +233,7 @@ def test_the_nightly_phases_share_one_set_of_workers_that_ends_with_the_run():
                          baseline_contracts=list(one.mutants[0].contracts)) as run:
             baseline = run.baseline(reach=True)
             workers = children.running()
-            results = _known_bugs(run, baseline, one, None, "chat", _Tally())
+            results = _known_bugs(run, baseline, one, None, "chat", None)
             assert results[0].verdict is Verdict.KILLED
             assert children.running() == workers, "the known-bug phase must hand its warm workers to the next one"
         assert not children.running(), "the run's warm workers outlived it"

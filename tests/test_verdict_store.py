@@ -254,29 +254,6 @@ def test_a_missing_store_is_a_full_run_told_in_one_line(tmp_path):
     assert loaded.parts == {} and "none yet, a full run" in loaded.note, loaded.note
 
 
-def test_a_whole_baseline_run_elsewhere_keys_the_known_bugs_as_the_nightly_runs_them(tree, tmp_path):
-    store_path = tmp_path / "verdicts.json"
-
-    def nightly() -> ScriptedRun:
-        project, tree_now = _tree(tree)
-        run = ScriptedRun(project)
-        run.baseline_contracts = run._collect()
-        baseline = run.baseline(reach=True)  # the nightly runs and measures its whole baseline itself
-        store = VerdictStore.load(store_path)
-        reuse = PartReuse(store, "nightly:x", run, tree_now)
-        reuse.measured(baseline)
-        reuse.run_mutants([M1, M2, M3], baseline, run.run_rest)
-        reuse.keep()
-        assert store.save() == ""
-        return run
-
-    assert nightly().mutants == [M1.id, M2.id, M3.id]
-    assert nightly().mutants == [], "an unchanged tree must reuse every known bug's verdict"
-    _edit(tree, "harness/reference/y.py", "[turn] * SIZE", "[turn] * SIZE  # one per size")
-    assert nightly().mutants == [M2.id, M3.id], (
-        "the bugs whose contract ran the changed file run again (M3 patches another file), and only those")
-
-
 def test_the_console_and_the_summary_say_what_was_reused():
     from harness.outcomes.score import Thresholds
     from harness.report.console import render_console

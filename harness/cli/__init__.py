@@ -113,7 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     from harness.cli.mutate import add_incremental_options
 
-    add_incremental_options(nightly)  # the known bugs' verdicts; mutmut's mutants always run
+    add_incremental_options(nightly)  # the baseline, the known bugs, mutmut's mutants, a green exploration
     nightly.add_argument(
         "--explore-budget", type=_seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
         help=f"wall seconds the property contracts' exploration may take, every format's together (default: "

@@ -431,8 +431,9 @@ def _reuse(store: VerdictStore | None, part: _Part, run: KnownBugRun, o: Options
     """The store's share of ``part`` (:func:`part_reuse`); a [runner] command's run is a full one, told."""
     if store is not None and not isinstance(run.executor, ContractsExecutor):
         print(f"incremental: {part.label}: a [runner] command's reach is not measured, so every known bug runs")
-    name = f"gate:{part.format}" if o.formats is not None else f"mutate:{o.catalogue or 'bundled'}:{o.adapter or ''}"
-    catalogues = [*(p for spec in SPECS.values() for p in spec.catalogue_paths), *([o.catalogue] if o.catalogue else [])]
+    name = gate_plan.store_part(part.format) if o.formats is not None \
+        else f"mutate:{o.catalogue or 'bundled'}:{o.adapter or ''}"
+    catalogues = [*gate_plan.catalogue_paths(SPECS.values()), *([o.catalogue] if o.catalogue else [])]
     return part_reuse(store, name, run, catalogues, narrow)
 
 

@@ -28,7 +28,7 @@ from harness.cli.mutate import INTERRUPTED, exit_code
 from harness.formats import SPECS, FormatSpec
 from harness.mutation import gate_plan
 from harness.mutation.catalogue import CatalogueError
-from harness.mutation.incremental import known_bug_results
+from harness.mutation.incremental import PartReuse, part_reuse
 from harness.mutation.known_bug_run import Baseline, BaselineRed, BaselineTimedOut, KnownBugRun
 from harness.mutation.progress import MutantProgress
 from harness.mutation.shard import Shard
@@ -38,6 +38,7 @@ from harness.nightly.equivalents import ExemptionError, load_exemptions
 from harness.nightly.explore_budget import DEFAULT_BUDGET, ExploreBudget, Plan
 from harness.nightly.formats_run import AcrossFormats
 from harness.nightly.generation_cache import GenerationCache, default_dir
+from harness.nightly.mutant_reuse import MutantReuse
 from harness.nightly.mutmut_run import Generated, MutmutFailed, check_exemptions, generate_mutants
 from harness.outcomes.mutants import RED, Mutant, MutantResult
 from harness.outcomes.score import ThresholdError, Thresholds, load_thresholds
@@ -50,16 +51,33 @@ from harness.report.stryker_json import ReportError, build_report, load_report
 PYPROJECT = Path("pyproject.toml")  # thresholds come from the directory the command runs in
 
 
-def _explore(run: KnownBugRun, baseline: Baseline, budget: ExploreBudget, name: str, seed: int) -> tuple[bool, str]:
+def _properties(run: KnownBugRun, reuse: MutantReuse | None) -> list[str]:
+    """The baseline's property contracts: from the verdict store while its collection holds, else the workers'."""
+    return reuse.part.properties() if reuse is not None else run.executor.properties()
+
+
+def _explore(run: KnownBugRun, baseline: Baseline, budget: ExploreBudget, name: str, seed: int,
+             reuse: MutantReuse | None = None) -> tuple[bool, str]:
     """The property contracts under the nightly profile and ``seed``, each with the examples ``name``'s part of
-    the budget buys it at the cost its baseline measured, the jobs sharing them by that cost: (green, tally)."""
+    the budget buys it at the cost its baseline measured, the jobs sharing them by that cost: (green, tally).
+    With ``reuse``, a green exploration stored under the same seed, examples and contracts stands instead."""
     started = time.perf_counter()
-    plan = budget.plan(name, baseline.outcome.tests, run.executor.properties(), run.jobs)
+    plan = budget.plan(name, baseline.outcome.tests, _properties(run, reuse), run.jobs)
     if not plan.examples or budget.seconds <= 0:
         budget.spend(0.0)
         return True, "no property to explore" if not plan.examples else "exploration not run (--explore-budget 0)"
+    profile = registered_name("nightly")
+    key = reuse.exploration_key(profile, plan.examples) if reuse else ""
+    stored = reuse.stored_exploration(key) if reuse else None
+    if stored is not None:
+        # It spends what it took when it ran, so the later formats' parts (and their stored plans) stay the same.
+        budget.spend(stored["wall"])
+        budget.ran[name] = dict(sorted(stored["ran"].items()))
+        reuse.keep_exploration(key, stored["ran"], stored["wall"])
+        return True, (f"{len(stored['ran'])} properties, {sum(stored['ran'].values())} examples, green: reused from "
+                      f"the verdict store (the same seed, examples and contracts)")
     print(f"{name}: exploration (nightly profile, seed {seed}): {plan.tally()}")
-    outcome = run.explore(registered_name("nightly"), seed, plan.examples, plan.expected())
+    outcome = run.explore(profile, seed, plan.examples, plan.expected())
     wall = time.perf_counter() - started
     budget.spend(wall)
     red = {t: e for t, e in outcome.tests.items() if e["outcome"] in RED}
@@ -74,11 +92,13 @@ def _explore(run: KnownBugRun, baseline: Baseline, budget: ExploreBudget, name: 
         print(f"  ERROR {clip(error, 2000)}")
     budget.ran[name] = dict(sorted(ran.items()))
     green = not red and not outcome.collection_errors and not outcome.timed_out and bool(outcome.tests)
+    if green and reuse is not None:
+        reuse.keep_exploration(key, ran, wall)
     return green, tally
 
 
 def _known_bugs(run: KnownBugRun, baseline: Baseline, part: gate_plan.FormatPart, shard: Shard | None,
-                name: str, tally: _Tally) -> list[MutantResult]:
+                name: str, reuse: PartReuse | None) -> list[MutantResult]:
     # A bug of a shared catalogue runs here with the contracts it names of this format, as in the gate.
     tests = baseline.outcome.tests
     narrowed = [gate_plan.of_format(m, tests) if m.id in part.shared else m for m in part.mutants]
@@ -87,14 +107,16 @@ def _known_bugs(run: KnownBugRun, baseline: Baseline, part: gate_plan.FormatPart
     print(f"{name}: known bugs: {len(mutants)}")
 
     def run_rest(todo: list[Mutant]) -> list[MutantResult]:
+        if reuse is not None:
+            print(f"{name}: {reuse.counts.bugs} of {len(mutants)} known-bug verdicts reused from the verdict store; "
+                  f"{len(todo)} run")
+        if not todo:
+            return []
         with MutantProgress(len(todo)) as progress:
             return run.run(todo, baseline, progress.advance)
 
     # The verdict store's hook (README, "Incremental runs"): bugs under an unchanged key are reused.
-    results, reused = known_bug_results(tally.store, f"nightly:{name}", run, baseline, mutants,
-                                        list(part.catalogues), run_rest)
-    if reused:
-        tally.reused.append(reused)
+    results = reuse.run_mutants(mutants, baseline, run_rest) if reuse is not None else run_rest(mutants)
     for result in results:
         result.format = name
     return results
@@ -109,14 +131,16 @@ def _generate(children: Children, shard: Shard | None, jobs: int) -> Generated:
 
 
 def _mutmut(name: str, run: KnownBugRun, baseline: Baseline, across: AcrossFormats, seed: int,
-            explored: Plan) -> None:
+            explored: Plan, reuse: MutantReuse | None) -> None:
     started = time.perf_counter()
-    plan = across.plan(name, baseline)
+    properties = _properties(run, reuse)
+    plan = across.plan(name, baseline, reuse, properties, explored)
     unreached = sum(1 for r in plan.records.values() if r.status == "no tests")
-    print(f"{name}: mutmut mutants its contracts reach and no earlier format killed: {len(plan.runnable)} run; "
-          f"{unreached} not reached by its contracts, not run")
+    print(f"{name}: mutmut mutants its contracts reach and no earlier format killed: {len(plan.runnable)} run"
+          + (f", {len(plan.reused)} reused from the verdict store (their keys unchanged)" if reuse is not None else "")
+          + f"; {unreached} not reached by its contracts, not run")
     with MutantProgress(len(plan.runnable), label=f"{name}: mutmut mutants", misses_only=True) as progress:
-        across.run(name, run, baseline, plan, seed, progress.advance, explored)
+        across.run(name, run, baseline, plan, seed, progress.advance, explored, reuse, properties)
     print(f"{name}: mutmut mutants done in {time.perf_counter() - started:.0f}s")
 
 
@@ -125,7 +149,7 @@ class _Tally:
     known: list[MutantResult] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
     contracts: list[str] = field(default_factory=list)  # each format's exploration tally
-    store: VerdictStore | None = None  # the verdict store the known bugs reuse (None: every one runs)
+    store: VerdictStore | None = None  # the verdict store (None: every baseline and mutant runs)
     reused: list[dict] = field(default_factory=list)  # what each format reused from it
 
 
@@ -143,28 +167,43 @@ def _format(spec: FormatSpec, part: gate_plan.FormatPart, children: Children, jo
         tally.codes.append(exit_codes.USAGE)
         return
     with KnownBugRun(project, executor, jobs=jobs) as run:
+        # The verdict store's share of this format (README, "Incremental runs"): each baseline contract's entry
+        # and reach, each known bug's and mutmut mutant's verdict and a green exploration, under unchanged keys.
+        # The part is the gate's for this format: a gate's stored baseline and known bugs serve the nightly too.
+        reuse = part_reuse(tally.store, gate_plan.store_part(name), run, gate_plan.catalogue_paths(SPECS.values()))
+        mutants = MutantReuse(reuse, seed) if reuse is not None else None
         phase = time.perf_counter()
         try:
-            baseline = run.baseline(reach=True)
+            baseline = reuse.baseline(None) if reuse is not None else run.baseline(reach=True)
         except (BaselineRed, BaselineTimedOut) as exc:
             print(f"{name}: {exc}")
             tally.codes.append(exit_codes.BASELINE if isinstance(exc, BaselineRed) else exit_codes.TIMEOUT)
             tally.contracts.append(f"{name}: not explored (its baseline is not green)")
             budget.spend(0.0)
             return
-        print(f"{name}: baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured) in "
-              f"{time.perf_counter() - phase:.0f}s")
+        print(f"{name}: baseline green ({len(baseline.outcome.tests)} contracts, the lines each ran measured"
+              + (f"; {reuse.counts.contracts} reused from the verdict store" if reuse is not None else "")
+              + f") in {time.perf_counter() - phase:.0f}s")
         # After the baseline: what one example of each property costs is measured there.
-        green, explored = _explore(run, baseline, budget, name, seed)
+        green, explored = _explore(run, baseline, budget, name, seed, mutants)
         tally.contracts.append(f"{name}: {explored}")
         print(f"{name}: exploration: {explored}")
         if not green:
             tally.codes.append(exit_codes.BASELINE)
-        results = _known_bugs(run, baseline, part, shard, name, tally)
+        results = _known_bugs(run, baseline, part, shard, name, reuse)
         tally.known += results
         tally.codes.append(exit_code(results))
         if across is not None and gate_plan.bundled(spec):
-            _mutmut(name, run, baseline, across, seed, budget.plans[name])
+            _mutmut(name, run, baseline, across, seed, budget.plans[name], mutants)
+        if reuse is not None:
+            # Saved after each format: a run stopped later keeps what this one settled.
+            mutants.keep_all()
+            reuse.keep()
+            note = tally.store.save()
+            if note:
+                print(note)
+            tally.reused.append({**reuse.counts.as_json(), "mutmut_mutants": mutants.reused,
+                                 "of_mutmut_mutants": mutants.of})
 
 
 def run_nightly(report_dir: Path | None, shard: Shard | None, jobs: int | None, seed: int | None,

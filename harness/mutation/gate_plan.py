@@ -42,6 +42,18 @@ def bundled(spec: FormatSpec) -> bool:
     return spec.reference.startswith(f"{PACKAGE}.")
 
 
+def store_part(format_name: str) -> str:
+    """The verdict store's part of a format's share of the gate, which the nightly shares (the same contracts
+    against the same reference, the same known bugs run alike)."""
+    return f"gate:{format_name}"
+
+
+def catalogue_paths(every: Iterable[FormatSpec]) -> list[Path]:
+    """Every row's catalogues: what a format's part of the store leaves out of its keys (a bug's patch is in its
+    own key, and no contract reads a catalogue)."""
+    return [path for spec in every for path in spec.catalogue_paths]
+
+
 def qualified(mutant_id: str, format_name: str) -> str:
     return f"{mutant_id}[{format_name}]"
 

@@ -36,31 +36,13 @@ def part_reuse(store: VerdictStore | None, name: str, run: KnownBugRun, catalogu
     """The store's share of the part ``name`` of a run over the in-memory engine; None without a store, and for
     a [runner] command, whose reach is not measured. ``catalogues``: those the command read (no contract reads
     one: a bug's own patch is in its key)."""
-    executor = run.executor
-    if store is None or not isinstance(executor, ContractsExecutor):
+    if store is None or not isinstance(run.executor, ContractsExecutor):
         return None
+    executor = run.executor
     context = {"part": name, "profile": executor.profile, "adapter": executor.adapter, "mode": executor.mode,
                "shrink": executor.shrink}
     tree = run_tree(run.project, executor, context, [*catalogues, store.path])  # the store changes every run
     return PartReuse(store, name, run, tree, narrow)
-
-
-def known_bug_results(store: VerdictStore | None, name: str, run: KnownBugRun, baseline: Baseline,
-                      mutants: list[Mutant], catalogues: list[Path],
-                      run_rest: Callable[[list[Mutant]], list[MutantResult]]) -> tuple[list[MutantResult], dict]:
-    """The known bugs of a run whose whole baseline was measured elsewhere (the nightly's): those under an
-    unchanged key from the store, the rest by ``run_rest``; the store saved. With what was reused ({} without a
-    store)."""
-    reuse = part_reuse(store, name, run, catalogues)
-    if reuse is None:
-        return run_rest(mutants), {}
-    reuse.measured(baseline)
-    results = reuse.run_mutants(mutants, baseline, run_rest)
-    reuse.keep()
-    note = store.save()
-    if note:
-        print(note)
-    return results, reuse.counts.as_json()
 
 
 def run_tree(project: Project, executor: ContractsExecutor, context: dict, left_out: list[Path]) -> TreeDigest:
@@ -124,7 +106,8 @@ class PartReuse:
         self.run = run
         self.tree = tree
         self.stored = store.part(name)
-        self.state: dict = {"collection": None, "contracts": dict(self.stored.get("contracts", {})),
+        # What another command keeps in the part (the nightly's mutmut verdicts, its exploration) stays as it was.
+        self.state: dict = {**self.stored, "collection": None, "contracts": dict(self.stored.get("contracts", {})),
                             "statements": dict(self.stored.get("statements", {})),
                             "startup": self.stored.get("startup", 0.0),
                             "mutants": dict(self.stored.get("mutants", {}))}
@@ -144,6 +127,20 @@ class PartReuse:
             stored = {"key": key, "items": executor.collected(), "others": executor.other_formats()}
         self.state["collection"] = stored
         return list(stored["items"]), list(stored["others"])
+
+    def properties(self) -> list[str]:
+        """The collected contracts that are Hypothesis properties, stored with the collection once asked for (a
+        collection stored without them starts the workers, which tell)."""
+        self.known()
+        stored = self.state["collection"]
+        if "properties" not in stored:
+            self.run.prepare()
+            stored["properties"] = self.run.executor.properties()
+        return list(stored["properties"])
+
+    def contract_key(self, contract: str) -> str:
+        """The key of a contract of the baseline (:meth:`baseline` sets them)."""
+        return self._contract_keys[contract]
 
     def check_contracts(self, mutants: list[Mutant]) -> None:
         """Every name each mutant gives matches a contract collected (or of another format)."""
@@ -181,17 +178,6 @@ class PartReuse:
         if isinstance(self.run.executor, ContractsExecutor):
             self.run.executor.remember_durations(tests)
         return Baseline(outcome)
-
-    def measured(self, baseline: Baseline) -> None:
-        """A whole baseline the caller ran, its reach measured (the nightly's): recorded, so that
-        :meth:`run_mutants` keys the known bugs by it."""
-        executor = self.run.executor
-        self.state["collection"] = {"key": self.tree.collection(), "items": executor.collected(),
-                                    "others": executor.other_formats()}
-        tests = list(baseline.outcome.tests)
-        self._record(baseline.outcome, tests)
-        self._contract_keys = {t: self.state["contracts"][t]["key"] for t in tests}
-        self.counts.of_contracts = len(tests)
 
     def _record(self, fresh: RunOutcome, ran: list[str]) -> None:
         """What a baseline run measured, for the contracts ``ran``: each one's entry, reach and key."""

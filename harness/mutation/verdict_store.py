@@ -20,6 +20,7 @@ from harness.outcomes.mutants import NOT_APPLICABLE, PASSED, Verdict
 LAYOUT = 1  # the file's layout; a store of another is not read
 GREEN = (PASSED, NOT_APPLICABLE)  # a stored baseline entry is of a green baseline
 DEFAULT_PATH = Path(".harness") / "verdicts.json"  # relative to where the command runs
+MUTMUT_REUSED = ("killed", "survived")  # the mutmut statuses a nightly stores: the others may come from the machine
 
 
 @dataclass
@@ -76,7 +77,8 @@ def _wrong(part: object) -> str:
         return "not an object"
     collection = part.get("collection")
     if not (isinstance(collection, dict) and isinstance(collection.get("key"), str)
-            and _strings(collection.get("items")) and _strings(collection.get("others"))):
+            and _strings(collection.get("items")) and _strings(collection.get("others"))
+            and _strings(collection.get("properties", []))):
         return "collection"
     statements = part.get("statements")
     if not (isinstance(statements, dict) and all(_numbers(s) for s in statements.values())):
@@ -99,6 +101,27 @@ def _wrong(part: object) -> str:
         if not (isinstance(m, dict) and isinstance(m.get("key"), str) and _result(m.get("result"))
                 and isinstance(m.get("ran"), dict) and all(isinstance(k, str) for k in m["ran"].values())):
             return f"known bug {name}"
+    return _wrong_nightly(part)
+
+
+_RECORD_FIELDS = {"name": str, "file": str, "function": str, "status": str, "diff": str, "kill_message": str,
+                  "how": str, "format": str}
+
+
+def _wrong_nightly(part: dict) -> str:
+    """What makes the nightly's share of ``part`` (mutmut's mutants, the exploration) not one it writes."""
+    mutmut = part.get("mutmut", {})
+    if not isinstance(mutmut, dict):
+        return "mutmut"
+    for name, m in mutmut.items():
+        if not (isinstance(m, dict) and isinstance(m.get("key"), str) and _record(m.get("record"))):
+            return f"mutmut mutant {name}"
+    exploration = part.get("exploration")
+    if exploration is not None and not (
+            isinstance(exploration, dict) and isinstance(exploration.get("key"), str)
+            and isinstance(exploration.get("wall"), (int, float)) and isinstance(exploration.get("ran"), dict)
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in exploration["ran"].values())):
+        return "exploration"
     return ""
 
 
@@ -111,6 +134,12 @@ def _result(result: object) -> bool:
             and result["verdict"] in {v.value for v in Verdict}
             and all(_strings(result.get(k)) for k in ("covered_by", "killed_by", "tests"))
             and all(result.get(k) is None or (_numbers(result[k]) and len(result[k]) == 2) for k in ("start", "end")))
+
+
+def _record(record: object) -> bool:
+    return (isinstance(record, dict) and all(isinstance(record.get(k), t) for k, t in _RECORD_FIELDS.items())
+            and record["status"] in MUTMUT_REUSED and (record.get("duration") is None or isinstance(record["duration"], (int, float)))
+            and _strings(record.get("covered_by")) and _strings(record.get("killed_by")))
 
 
 def _strings(value: object) -> bool:

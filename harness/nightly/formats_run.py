@@ -33,7 +33,8 @@ from dataclasses import dataclass, field, replace
 from harness.mutation.known_bug_run import Baseline, KnownBugRun
 from harness.nightly.equivalents import OUT_OF_SCOPE
 from harness.nightly.explore_budget import Plan as ExplorePlan
-from harness.nightly.generic_run import GenericPlan, plan_generic, run_generic
+from harness.nightly.generic_run import GenericPlan, plan_generic, reuse_stored, run_generic
+from harness.nightly.mutant_reuse import MutantReuse
 from harness.nightly.mutmut_run import Generated, MutmutMutant, MutmutRun
 from harness.outcomes.mutants import MutantResult
 
@@ -71,12 +72,16 @@ class AcrossFormats:
     once: set[str] = field(default_factory=set)  # out-of-scope mutants already run under one format
     reached: dict[str, set[str]] = field(default_factory=dict)  # format -> the files its contracts ran
 
-    def plan(self, name: str, baseline: Baseline) -> GenericPlan:
-        """What ``name``'s baseline runs: the mutants its contracts reach that no earlier format settled."""
+    def plan(self, name: str, baseline: Baseline, reuse: MutantReuse | None = None, properties: list[str] = (),
+             explored: ExplorePlan | None = None) -> GenericPlan:
+        """What ``name``'s baseline runs: the mutants its contracts reach that no earlier format settled, less
+        those whose verdict ``reuse`` holds under an unchanged key (:func:`reuse_stored`)."""
         self.reached[name] = reached_files(baseline)
         open_ = [m for m in self.generated.mutants if m.name not in self.once and not self._settled(m.name)]
         plan = plan_generic(replace(self.generated, mutants=open_), baseline)
         self.once |= {p.mutant.name for p in plan.runnable if p.exempt == OUT_OF_SCOPE}
+        if reuse is not None:
+            reuse_stored(plan, reuse, list(properties), explored)
         return plan
 
     def _settled(self, mutant: str) -> bool:
@@ -84,15 +89,17 @@ class AcrossFormats:
         return record is not None and record.status in _SETTLED
 
     def run(self, name: str, run: KnownBugRun, baseline: Baseline, plan: GenericPlan, seed: int,
-            on_result: Callable[[MutantResult], None], explored: ExplorePlan | None = None) -> None:
+            on_result: Callable[[MutantResult], None], explored: ExplorePlan | None = None,
+            reuse: MutantReuse | None = None, properties: list[str] | None = None) -> None:
         """Run ``plan`` under format ``name`` and fold its records into the standing ones (a survivor's retry as
-        ``explored``, the format's exploration, bounds it: :func:`run_generic`)."""
+        ``explored``, the format's exploration, bounds it; ``reuse``: records stored under an unchanged key stand
+        instead of a run: :func:`run_generic`)."""
         def named(result: MutantResult) -> None:
             result.format = name
             on_result(result)
 
-        ran = {p.mutant.name for p in plan.runnable}
-        for record in run_generic(run, baseline, plan, seed, named, explored).mutants:
+        ran = {p.mutant.name for p in plan.runnable} | set(plan.reused)
+        for record in run_generic(run, baseline, plan, seed, named, explored, reuse, properties).mutants:
             self._fold(name, replace(record, format=name if record.name in ran else ""), record.name in ran)
 
     def _fold(self, name: str, record: MutmutMutant, ran: bool) -> None:

@@ -29,7 +29,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from harness.config.hypothesis_profiles import PROFILES, registered_name
 from harness.mutation.known_bug_run import Baseline, KnownBugRun
@@ -38,6 +38,7 @@ from harness.mutation.reach import reach_lines
 from harness.nightly.equivalents import OUT_OF_SCOPE, by_line, exemption_for, strip
 from harness.nightly.explore_budget import Plan as ExplorePlan
 from harness.nightly.locate import Change, offset
+from harness.nightly.mutant_reuse import MutantReuse
 from harness.nightly.mutmut_run import Generated, GeneratedMutant, MutmutMutant, MutmutRun
 from harness.outcomes.mutants import Mutant, MutantResult, Verdict
 
@@ -98,6 +99,25 @@ class GenericPlan:
     generated: Generated
     records: dict[str, MutmutMutant]  # mutant name -> its record, once it has one
     runnable: list[Planned]
+    keys: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> its keys without, with a retry
+    reused: list[str] = field(default_factory=list)  # the mutants whose records came from the verdict store
+
+
+def reuse_stored(plan: GenericPlan, reuse: MutantReuse, properties: list[str], explored: ExplorePlan | None) -> None:
+    """Each runnable mutant of ``plan`` whose key ``reuse`` holds takes its stored record and leaves the runnable
+    ones; every runnable one keeps its keys, under which :func:`run_generic` stores its verdict."""
+    todo = []
+    for item in plan.runnable:
+        name = item.mutant.name
+        retried = [] if item.exempt else sorted(set(properties) & set(item.runs))
+        plan.keys[name] = reuse.keys(item, retried, explored)
+        found = reuse.take(name, plan.keys[name])
+        if found is None:
+            todo.append(item)
+        else:
+            plan.records[name] = found
+            plan.reused.append(name)
+    plan.runnable = todo
 
 
 def plan_generic(generated: Generated, baseline: Baseline) -> GenericPlan:
@@ -128,18 +148,27 @@ def plan_generic(generated: Generated, baseline: Baseline) -> GenericPlan:
 
 
 def run_generic(run: KnownBugRun, baseline: Baseline, plan: GenericPlan, seed: int,
-                on_result: Callable[[MutantResult], None], explored: ExplorePlan | None = None) -> MutmutRun:
+                on_result: Callable[[MutantResult], None], explored: ExplorePlan | None = None,
+                reuse: MutantReuse | None = None, properties: list[str] | None = None) -> MutmutRun:
     """Every runnable mutant of ``plan`` judged against ``baseline``; the whole run in report form.
 
     A survivor's retry is queued beside the mutants still to run (:func:`schedule`), with the examples and the
     time bound ``explored`` (the nightly's exploration) gives its properties (:meth:`ExplorePlan.retry`);
     without it (a diff-scoped gate, whose verdicts must not depend on the machine's speed) with the profile's
-    examples and the run's own budget.
+    examples and the run's own budget. With ``reuse`` (``plan`` went through :func:`reuse_stored`; the baseline's
+    ``properties`` may be known without a worker), each verdict is stored under its key, and the workers start
+    only when a mutant must run.
     """
     generated, records = plan.generated, plan.records
-    properties = set(run.executor.properties())
+    properties = set(run.executor.properties() if properties is None else properties)
     examples = PROFILES["ci"]["max_examples"]
     profile = registered_name(RETRY_PROFILE)
+
+    def settle(item: Planned, record: MutmutMutant, retried: bool = False, decided: bool = True) -> None:
+        records[item.mutant.name] = record
+        if reuse is not None:
+            without, with_retry = plan.keys[item.mutant.name]
+            reuse.keep(item.mutant.name, with_retry if retried else without, record, decided)
 
     def first(item: Planned) -> tuple[MutantResult, Callable[[], tuple[MutantResult, None]] | None]:
         mutant, change = item.mutant, item.mutant.change
@@ -155,7 +184,7 @@ def run_generic(run: KnownBugRun, baseline: Baseline, plan: GenericPlan, seed: i
                     "only, as a mutant expected to survive")
         elif result.verdict is Verdict.SURVIVED and not item.exempt and retried:
             return result, lambda: (retry(item, known, patch, source, result, how, retried), None)
-        records[mutant.name] = _record(mutant, _STATUS[result.verdict], how, item.covered, result)
+        settle(item, _record(mutant, _STATUS[result.verdict], how, item.covered, result))
         return result, None
 
     def retry(item: Planned, known: Mutant, patch: AppliedPatch, source: str, result: MutantResult, how: str,
@@ -165,6 +194,7 @@ def run_generic(run: KnownBugRun, baseline: Baseline, plan: GenericPlan, seed: i
         again = run.run_patched(known, patch, source, baseline, any_kill=True, budget=bound,
                                 explore={"profile": profile, "seed": seed, "examples": counts})
         tried = f"a retry with up to {most} examples per property (seed {seed})"
+        decided = again.verdict is not Verdict.TIMEOUT
         if again.verdict is Verdict.KILLED:
             how = f"{again.status_line} on {tried}, after surviving the gate's {examples}"
             again.duration += result.duration
@@ -176,9 +206,11 @@ def run_generic(run: KnownBugRun, baseline: Baseline, plan: GenericPlan, seed: i
         else:
             how += f"; {tried} found nothing either"
             result.duration += again.duration
-        records[item.mutant.name] = _record(item.mutant, _STATUS[result.verdict], how, item.covered, result)
+        settle(item, _record(item.mutant, _STATUS[result.verdict], how, item.covered, result), True, decided)
         return result
 
+    if reuse is not None and plan.runnable:
+        run.prepare()
     schedule(run, [lambda item=item: first(item) for item in plan.runnable], on_result)
     ordered = [records[m.name] for m in generated.mutants]
     return MutmutRun(mutants=ordered, total=generated.total, sources=generated.sources,

@@ -242,6 +242,17 @@ def _anthropic_question(m: object) -> bool:
         isinstance(b, dict) and b.get("type") == "text" for b in m.get("content") or ())
 
 
+_ANTHROPIC_RESUMED = [
+    {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": _STORED,
+     "tool_results": [{"tool_call_id": "toolu_03", "content": "a.txt"}, {"tool_call_id": "toolu_01", "content": ""},
+                      {"tool_call_id": "toolu_02", "content": "12\u00b0C"}]},
+    {"input": None, "blocks": INTERLEAVED_ANSWER["blocks"], "tool_results": [], "timestamp": _STORED},
+    {"input": "And tomorrow?", "timestamp": _STORED + 60,
+     "blocks": [INTERLEAVED_TURN["blocks"][0], {"type": "tool_call", "id": "toolu_11", "name": "get_weather",
+                                                "arguments": '{"city":"Paris","day":"tomorrow"}'}],
+     "tool_results": [{"tool_call_id": "toolu_11", "content": "rain"}]},
+]
+
 ANTHROPIC_ROUNDS = ToolRounds(
     loops=Source(st.booleans().flatmap(lambda thinking: anthropic_history.tool_loops(thinking)),
                  anthropic_history.RELAYED_LOOPS),
@@ -256,16 +267,8 @@ ANTHROPIC_ROUNDS = ToolRounds(
     # Thinking enabled when the latest turn sent thought, none when it did not: as the client sends it; judged by
     # the row of a model that takes no assistant prefill (anthropic-prefill-refused).
     refusals=anthropic_history.request_refusals,
-    resumed=Source(_resumed(anthropic_history.persisted_rounds), ([
-        {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": _STORED,
-         "tool_results": [{"tool_call_id": "toolu_03", "content": "a.txt"}, {"tool_call_id": "toolu_01", "content": ""},
-                          {"tool_call_id": "toolu_02", "content": "12\u00b0C"}]},
-        {"input": None, "blocks": INTERLEAVED_ANSWER["blocks"], "tool_results": [], "timestamp": _STORED},
-        {"input": "And tomorrow?", "timestamp": _STORED + 60,
-         "blocks": [INTERLEAVED_TURN["blocks"][0], {"type": "tool_call", "id": "toolu_11", "name": "get_weather",
-                                                    "arguments": '{"city":"Paris","day":"tomorrow"}'}],
-         "tool_results": [{"tool_call_id": "toolu_11", "content": "rain"}]},
-    ],)),
+    # Two turns, the latest inside its loop; and the first turn alone, finished (its resuming request asks anew).
+    resumed=Source(_resumed(anthropic_history.persisted_rounds), (_ANTHROPIC_RESUMED, _ANTHROPIC_RESUMED[:2])),
     # The incident's loop with its first call's partial_json cut off (anthropic-partial-json-dropped).
     cut=CutRound([{**anthropic_history.RELAYED_LOOPS[0][0], "blocks": [
         {**b, "arguments": '{"city":"Pa'} if b.get("id") == "toolu_01" else b

@@ -14,7 +14,9 @@ Gemini lost or moved a ``thoughtSignature`` or split parallel calls
 results wrongly or joined signatures (`bedrock-tool-result-pairing`,
 `bedrock-signature-joined`) or sent tool blocks without ``toolConfig``
 (`bedrock-tool-config-missing`); a frame that records results but not their
-calls leaves results nobody asked for (`batch-path-pairing`); and a kernel
+calls leaves results nobody asked for (`batch-path-pairing`); a kernel that
+ends a request with the assistant's words (a prefilled answer) is refused by
+every Claude model from 4.6 on (`anthropic-prefill-refused`); and a kernel
 that reads a round by its stop reason (`anthropic-stop-reason`) runs nothing
 when a relay ends a tool round ``end_turn``, ``completed``, ``STOP`` or with
 no reason at all.
@@ -39,8 +41,11 @@ from the model, never from the adapter):
   ``tool_result`` blocks opening the next user message, Responses'
   ``function_call_output`` items, Gemini's ``functionResponse`` parts and
   Bedrock's lone ``toolResult`` blocks in call order);
-- is refused nothing by the provider (``harness.rules.<format>_history``,
-  given the turns it sent);
+- is refused nothing by the provider, nor is the turn's opening request
+  (the row's ``refusals``: its history rules given the turns it sent, and
+  where its provider's rules differ by model, those of the row's model:
+  Anthropic's requests as sent to a model that takes no assistant prefill,
+  so none may end with the assistant's message);
 - and each round is persisted with its blocks exactly as received and one
   result per call (in call order where the format pairs answers by their
   place), the question on the first round only.
@@ -48,8 +53,10 @@ from the model, never from the adapter):
 ``render_history(events)`` of persisted rounds (one to three turns, the
 latest possibly cut inside its loop) gives a history holding each round's
 model turn as received, each call answered after its round with its
-persisted result, each turn's question in order, that the provider refuses
-nothing.
+persisted result, each turn's question in order; the request resuming the
+session (the rendered history as is where the latest turn stopped inside its
+loop, else followed by the kernel's opening request of the next turn) the
+provider refuses nothing.
 
 Robust, where the format's streams can cut a call's arguments (Anthropic's
 fine-grained ``partial_json``, incident `anthropic-partial-json-dropped`;
@@ -78,7 +85,10 @@ function call output with call_id ...", ``invalid_encrypted_content``
 parts", "Please ensure that the number of function response parts is equal
 to the number of function call parts of the function call turn" (Gemini),
 "Expected toolResult blocks at messages.2.content for the following Ids:
-..." (Bedrock); every later turn of the session fails the same way.
+..." (Bedrock); after an upgrade to Claude 4.6 or later, every turn's first
+request answers 400 "This model does not support assistant message prefill.
+The conversation must end with a user message."; every later turn of the
+session fails the same way.
 """
 
 import copy
@@ -234,6 +244,17 @@ def test_rendered_rounds_are_answered_and_questions_kept_in_order(kernel, wire_f
                                f"turn's question in order {shown(want)}; rendered: {clip_json(history, 2000)}")
 
 
+def _resuming(kernel, wire_format, events: list[dict], history: list) -> list:
+    """The history of the request that resumes the session: the rendered one as is where the latest turn stopped
+    inside its tool loop (the loop goes on after its results), else followed by the history of the kernel's opening
+    request of the next turn (whose model answers as the latest turn did)."""
+    if events[-1]["tool_results"]:
+        return history
+    rounds = wire_format.strategies.tool_rounds
+    model, _ = _run(kernel, wire_format, [{"blocks": events[-1]["blocks"]}])
+    return [*history, *rounds.history(model.requests[0])]
+
+
 @pytest.mark.wire
 @pytest.mark.formats(*having("tool_rounds.resumed"))
 @given(data=st.data())
@@ -241,10 +262,10 @@ def test_rendered_rounds_are_answered_and_questions_kept_in_order(kernel, wire_f
 def test_the_provider_refuses_nothing_in_the_rendered_history(kernel, wire_format, data):
     rounds = wire_format.strategies.tool_rounds
     for events in wire_format.cases(data, "tool_rounds.resumed"):
-        history = _rendered(kernel, events)
+        history = _resuming(kernel, wire_format, events, _rendered(kernel, events))
         refused = _refused(wire_format, rounds.body(history), [{"blocks": e["blocks"]} for e in events])
-        assert not refused, (f"{wire_format.spec.label} would refuse the resumed session: {refused}\n"
-                             f"  rendered: {clip_json(history, 2000)}")
+        assert not refused, (f"{wire_format.spec.label} would refuse the request resuming the session: {refused}\n"
+                             f"  its history: {clip_json(history, 2000)}")
 
 
 def _cut_call_carried(wire_format, history: list, where: str) -> None:

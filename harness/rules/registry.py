@@ -71,7 +71,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("thinking-form-of-model", "provider", "thinking in a form the model takes (Anthropic, by model: adaptive, "
          "budget, disabled)", ("test_anthropic_thinking_switch",)),
     Rule("prefill-of-model", "provider", "no assistant prefill (the last message the assistant's) to a model that "
-         "takes none (Anthropic, by model: 4.6 and later)"),
+         "takes none (Anthropic, by model: 4.6 and later)", ("test_tool_rounds",)),
     # Checked by the probe on a whole session.
     Rule("agent-finished", "wire", "the agent finished every turn (exit status 0)"),
     Rule("calls-carried", "wire", "the follow-up request carries every streamed call with its id, name and "

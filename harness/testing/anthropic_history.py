@@ -20,7 +20,9 @@ import json
 from hypothesis import strategies as st
 
 from harness.clip import shown
+from harness.rules import anthropic_thinking
 from harness.rules.anthropic_history import tool_result_text, wire_block
+from harness.rules.models import BUDGET, ROWS
 from harness.rules.pairing import same_arguments
 from harness.testing.scripted import cut_calls, ended, endings, tool_outputs
 
@@ -278,6 +280,20 @@ def as_sent(body: object, turns: list[dict]) -> object:
         return body
     body = {k: v for k, v in body.items() if k != "thinking"}
     return body | ({"thinking": {"type": "enabled", "budget_tokens": 1024}} if thought(turns) else {})
+
+
+# The model the kernel's requests are judged as sending to: one that takes no assistant prefill (Claude 4.6 and
+# later), so the prefill rule holds, and takes the budget form and thinking off, as :func:`as_sent` writes them.
+JUDGED_MODEL = next(row for row in ROWS if row.format == "anthropic" and not row.prefill and BUDGET in row.thinking
+                    and row.can_disable)
+
+
+def request_refusals(body: object, turns: list[dict]) -> list:
+    """The refusals of a request (a body) after ``turns``, as sent to :data:`JUDGED_MODEL`: its thinking parameters
+    and prefill rule by the model's row, then the history rules given the turns sent."""
+    if not isinstance(body, dict):
+        return []
+    return anthropic_thinking.request_refusals({**as_sent(body, turns), "model": JUDGED_MODEL.example}, turns or None)
 
 
 def model_messages(messages: list) -> list[tuple[int, dict]]:

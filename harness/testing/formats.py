@@ -96,7 +96,9 @@ class ToolRounds:
     # k may carry.
     unanswered: Callable[[list, list[dict], list[list[set[str]]]], list[str]]
     questions: Callable[[list], list]  # what the user's questions in a history say, in order
-    refusals: Callable[[object, list[dict]], list]  # the provider's refusals of a body, given the turns it sent
+    # The provider's refusals of a body, given the turns it sent; where the provider's rules differ by model, as the
+    # row's chosen model judges it (the model named in ``body``'s bodies)
+    refusals: Callable[[object, list[dict]], list]
     by_place: bool = False  # answers pair with calls by their place (calls may lack ids): results kept in call order
     resumed: Source | None = None  # persisted rounds of one to three turns, the latest possibly inside its loop
     cut: CutRound | None = None  # a call cut off mid-arguments, where the format's streams can cut one
@@ -241,29 +243,33 @@ def _anthropic_question(m: object) -> bool:
         isinstance(b, dict) and b.get("type") == "text" for b in m.get("content") or ())
 
 
+_ANTHROPIC_RESUMED = [
+    {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": _STORED,
+     "tool_results": [{"tool_call_id": "toolu_03", "content": "a.txt"}, {"tool_call_id": "toolu_01", "content": ""},
+                      {"tool_call_id": "toolu_02", "content": "12\u00b0C"}]},
+    {"input": None, "blocks": INTERLEAVED_ANSWER["blocks"], "tool_results": [], "timestamp": _STORED},
+    {"input": "And tomorrow?", "timestamp": _STORED + 60,
+     "blocks": [INTERLEAVED_TURN["blocks"][0], {"type": "tool_call", "id": "toolu_11", "name": "get_weather",
+                                                "arguments": '{"city":"Paris","day":"tomorrow"}'}],
+     "tool_results": [{"tool_call_id": "toolu_11", "content": "rain"}]},
+]
+
 ANTHROPIC_ROUNDS = ToolRounds(
     loops=Source(st.booleans().flatmap(lambda thinking: anthropic_history.tool_loops(thinking)),
                  anthropic_history.RELAYED_LOOPS),
     question=anthropic_history.LOOP_QUESTION,
     tools=anthropic_history.TOOL_NAMES,
     history=_listed("messages"),
-    body=lambda messages: {"model": "claude", "max_tokens": 4096, "messages": messages},
+    body=lambda messages: {"model": anthropic_history.JUDGED_MODEL.example, "max_tokens": 4096, "messages": messages},
     model_turns=_placed(anthropic_history.model_messages),
     changes=anthropic_history.message_changes,
     unanswered=anthropic_history.answer_faults,
     questions=anthropic_history.questions,
-    # Thinking enabled when the latest turn sent thought, none when it did not: as the client sends it.
-    refusals=lambda body, sent: anthropic_rules.refusals(anthropic_history.as_sent(body, sent), sent or None),
-    resumed=Source(_resumed(anthropic_history.persisted_rounds), ([
-        {"input": "Weather and folder?", "blocks": INTERLEAVED_TURN["blocks"], "timestamp": _STORED,
-         "tool_results": [{"tool_call_id": "toolu_03", "content": "a.txt"}, {"tool_call_id": "toolu_01", "content": ""},
-                          {"tool_call_id": "toolu_02", "content": "12\u00b0C"}]},
-        {"input": None, "blocks": INTERLEAVED_ANSWER["blocks"], "tool_results": [], "timestamp": _STORED},
-        {"input": "And tomorrow?", "timestamp": _STORED + 60,
-         "blocks": [INTERLEAVED_TURN["blocks"][0], {"type": "tool_call", "id": "toolu_11", "name": "get_weather",
-                                                    "arguments": '{"city":"Paris","day":"tomorrow"}'}],
-         "tool_results": [{"tool_call_id": "toolu_11", "content": "rain"}]},
-    ],)),
+    # Thinking enabled when the latest turn sent thought, none when it did not: as the client sends it; judged by
+    # the row of a model that takes no assistant prefill (anthropic-prefill-refused).
+    refusals=anthropic_history.request_refusals,
+    # Two turns, the latest inside its loop; and the first turn alone, finished (its resuming request asks anew).
+    resumed=Source(_resumed(anthropic_history.persisted_rounds), (_ANTHROPIC_RESUMED, _ANTHROPIC_RESUMED[:2])),
     # The incident's loop with its first call's partial_json cut off (anthropic-partial-json-dropped).
     cut=CutRound([{**anthropic_history.RELAYED_LOOPS[0][0], "blocks": [
         {**b, "arguments": '{"city":"Pa'} if b.get("id") == "toolu_01" else b

@@ -16,13 +16,14 @@ per neutral block, in the same order: ``thinking`` with its text and
 ``input`` the arguments parsed as JSON (``{}`` for ``""``, a call with no
 arguments); arguments that are not a JSON object's text (cut off mid-stream,
 or JSON of another type: ``null``, a list, a string, a number) go back as an
-object holding the raw text, since ``input`` is always an object. An empty
-signature stays empty: none is made up. A text block with no text is left out (Anthropic refuses empty
+object holding the raw text, since ``input`` is always an object. A signature that came empty goes back empty or left out (Anthropic refuses
+both alike): none is made up. A text block with no text is left out (Anthropic refuses empty
 text), and nothing else is. Judged as the next request would carry it (the
 message between the question and its tool results, thinking enabled, the
 turn as sent), Anthropic refuses nothing. The neutral message is left as it was.
 
-Level: wire (Anthropic's Messages format and the 400s it answers).
+Level: wire (Anthropic's Messages format and the 400s it answers); robust for
+arguments that are no object's text, which only a cut or broken stream gives.
 
 Production fingerprint: HTTP 400 "messages.N.content.M: `thinking` or
 `redacted_thinking` blocks in the latest assistant message cannot be
@@ -45,7 +46,7 @@ from harness.testing.anthropic_history import INTERLEAVED_ANSWER, INTERLEAVED_TU
 from harness.testing.anthropic_incident import SIGNATURE
 from harness.under_test.invoke import valid
 
-pytestmark = [pytest.mark.wire, pytest.mark.formats("anthropic")]
+pytestmark = pytest.mark.formats("anthropic")
 
 _turns = st.booleans().flatmap(lambda thinking: anthropic_turns(thinking, max_calls=12))
 # Pinned: the incidents' turn; a turn whose only text is empty beside a zero-argument call.
@@ -77,6 +78,7 @@ def _serialized(messages, turn: dict) -> tuple[dict, dict]:
     return wire, neutral
 
 
+@pytest.mark.wire
 @given(turn=_turns)
 @example(turn=INTERLEAVED_TURN)
 @example(turn=INTERLEAVED_ANSWER)
@@ -92,6 +94,7 @@ def test_blocks_go_back_in_order_with_their_values(messages, turn):
     assert_blocks_kept(got, want["content"], shown_input.lstrip())
 
 
+@pytest.mark.wire
 @given(turn=_turns)
 @example(turn=INTERLEAVED_TURN)
 @example(turn=EMPTY_BESIDE_CALL)
@@ -112,6 +115,7 @@ def test_the_serialized_message_is_one_anthropic_accepts(messages, turn):
     )
 
 
+@pytest.mark.robust  # such arguments come only from a cut or broken stream, as the kernel's cut-call rule
 @pytest.mark.parametrize("arguments", NOT_OBJECTS)
 def test_arguments_that_are_no_object_go_back_inside_one(messages, arguments):
     call = {"type": "tool_call", "id": "toolu_01", "name": "get_weather", "arguments": arguments}

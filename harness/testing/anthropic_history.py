@@ -191,11 +191,17 @@ def _of(blocks: list, kind: str, *keys: str) -> list:
     return [tuple(b.get(k, "<absent>") for k in keys) for b in blocks if isinstance(b, dict) and b.get("type") == kind]
 
 
+def _thinking(blocks: list) -> list:
+    # A signature that came empty may go back empty or left out: Anthropic refuses both alike, and neither makes one up.
+    return [(text, "" if signature == "<absent>" else signature)
+            for text, signature in _of(blocks, "thinking", "thinking", "signature")]
+
+
 def block_changes(got: object, want: list[dict]) -> dict[str, str]:
     """How the wire blocks ``got`` differ from ``want``, by sub-rule (:data:`BLOCK_RULES`); absent: no change.
 
     ``order``: the block types in order; ``thinking``: each thinking block's
-    text and signature, byte for byte, in order; ``redacted``: each data;
+    text and signature, byte for byte (an empty signature and none alike), in order; ``redacted``: each data;
     ``calls``: each tool_use's id and name; ``input``: each tool_use's input as
     a JSON value (by id); ``text``: the non-empty texts in order; ``empty``: a
     text block that is blank (empty or only whitespace: Anthropic refuses both).
@@ -204,7 +210,7 @@ def block_changes(got: object, want: list[dict]) -> dict[str, str]:
     changes = {}
     pairs = {
         "order": ([b.get("type") if isinstance(b, dict) else b for b in got], [b["type"] for b in want]),
-        "thinking": (_of(got, "thinking", "thinking", "signature"), _of(want, "thinking", "thinking", "signature")),
+        "thinking": (_thinking(got), _thinking(want)),
         "redacted": (_of(got, "redacted_thinking", "data"), _of(want, "redacted_thinking", "data")),
         "calls": (_of(got, "tool_use", "id", "name"), _of(want, "tool_use", "id", "name")),
         "text": ([t for (t,) in _of(got, "text", "text") if not _blank_value(t)],

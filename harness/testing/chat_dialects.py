@@ -7,7 +7,8 @@ carrying Google's ``extra_content`` signature. Its stream sends every entry in
 pieces sharing the entry's ``index`` (its text cut anywhere, ``type``,
 ``format`` and ``index`` repeated on each piece as the gateway does, the
 signature on the last, alone or with text, ``null`` where a piece does not
-know a field), pieces of several entries in one chunk or one per
+know a field); an entry without an ``index`` comes whole, in one piece of
+its own; pieces of several entries in one chunk or one per
 chunk, then each call in fragments with its ``extra_content`` on the first.
 """
 
@@ -29,7 +30,9 @@ _FORMATS = ("anthropic-claude-v1", "openai-responses-v1", "google-gemini-v1", "u
 @st.composite
 def _entry(draw, index: int) -> dict:
     kind = draw(st.sampled_from(["reasoning.text", "reasoning.summary", "reasoning.encrypted"]))
-    entry = {"type": kind, "index": index, "format": draw(st.sampled_from(_FORMATS))}
+    entry = {"type": kind, "format": draw(st.sampled_from(_FORMATS))}
+    if draw(st.booleans()):  # an entry sent whole may leave its index out: it is one entry of its own
+        entry["index"] = index
     if draw(st.booleans()):
         entry["id"] = f"rs_{draw(st.text(_B64[:62], min_size=6, max_size=12))}"
     if kind == "reasoning.text":
@@ -74,10 +77,11 @@ def _cut(draw, text: str) -> list[str]:
 def _pieces(draw, entry: dict) -> list[dict]:
     """One entry as the gateway streams it: its text in pieces, the fields that name it on each."""
     growing = next((k for k in ("text", "summary", "data") if k in entry), None)
-    parts = _cut(draw, entry[growing]) if growing else [""]
+    whole = "index" not in entry  # only the index joins pieces: without one, the entry is a piece
+    parts = [entry[growing]] if whole else _cut(draw, entry[growing])
     naming = {k: entry[k] for k in ("type", "index", "format") if k in entry}
-    pieces = [{**naming, growing: part} if growing else dict(naming) for part in parts]
-    if "signature" in entry and draw(st.booleans()):
+    pieces = [{**naming, growing: part} for part in parts]
+    if "signature" in entry and not whole and draw(st.booleans()):
         pieces.append({**naming, growing: ""})  # the signature alone, on a piece that adds no text
     if draw(st.booleans()):  # a field the entry has, said null on the pieces that do not bring it
         for piece in pieces[:-1] if "signature" in entry else ():

@@ -15,11 +15,11 @@ EFFORTS = {"off": "minimal", "low": "low", "medium": "medium", "high": "high", "
 
 
 def transform_request(body: dict, options: dict) -> dict:
-    sent = copy.deepcopy(body)
+    sent = copy.deepcopy(body)  # pragma: no mutate (equivalent: `copy.deepcopy(body)` -> `copy.copy(body)`: only top-level keys are given new values below, so neither copy writes into a value of body, and both return equal bodies)
     effort = options.get("effort")
     if effort is not None:
         if effort not in EFFORTS:
-            raise ValueError(f"effort {effort!r}: expected one of {', '.join(EFFORTS)}")
+            raise ValueError(f"effort {effort!r}: expected one of {', '.join(EFFORTS)}")  # pragma: no mutate (out of scope: `f"effort {effort!r}: expected one of {', '.join(EFFORTS)}"` -> *: error wording; an effort outside the neutral levels is refused either way)
         sent["reasoning"] = {**(sent.get("reasoning") or {}), "effort": EFFORTS[effort]}
     if sent.get("store") is False:
         include = list(sent.get("include") or [])

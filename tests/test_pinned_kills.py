@@ -23,6 +23,8 @@ from harness.formats import SPECS
 DRAWN_ONLY = {
     "signature-on-call-by-position": "a signature on a call at another place in its chunk than its index: Gemini "
                                      "signs only a step's first call, so no incident's stream has one",
+    "details-without-index-joined": "reasoning_details entries sent whole without an index: no incident's stream "
+                                    "shows one (only the index joins pieces, a rule the drawn streams hold)",
 }
 
 
